@@ -1,0 +1,53 @@
+/**
+ * The server under benchmark, in its own process so the load generator does not
+ * share its event loop: the shop's API on a seeded database, plus a bare Fastify
+ * JSON route on a second port as the yardstick. Prints one JSON line when ready.
+ *
+ * Env: BENCH_PRODUCTS (catalogue size), BENCH_DATABASE_URL (PostgreSQL; else PGlite
+ * cached on disk under bench/.data so the 100,000-product seed is made once).
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Fastify from 'fastify';
+import { openDatabase } from '../db/client.ts';
+import { isCatalogueEmpty, seedCatalogue } from '../db/seed/seed-catalogue.ts';
+import { buildApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+
+const products = Number(process.env.BENCH_PRODUCTS ?? 1500);
+const postgresUrl = process.env.BENCH_DATABASE_URL;
+const dataDir = resolve('bench/.data', `pglite-${products}`);
+const seeded = existsSync(dataDir);
+
+const database = await openDatabase(postgresUrl ? { kind: 'postgres', url: postgresUrl } : { kind: 'pglite', dataDir });
+await database.migrate();
+if (await isCatalogueEmpty(database.db)) {
+  const started = performance.now();
+  await seedCatalogue(database.db, { products, mediaDir: null, log: (message) => console.error(message) });
+  console.error(`seeded ${products} products in ${Math.round((performance.now() - started) / 1000)} s`);
+} else if (!seeded && !postgresUrl) {
+  throw new Error('unexpected: new data directory already seeded');
+}
+
+const config = loadConfig({
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  DATA_DIR: resolve('bench/.data'),
+  ...(postgresUrl ? { DATABASE_URL: postgresUrl } : {}),
+});
+const app = await buildApp({ config, database });
+await app.listen({ host: '127.0.0.1', port: 0 });
+
+const bare = Fastify({ logger: false });
+bare.get('/bare', async () => ({ hello: 'world' }));
+await bare.listen({ host: '127.0.0.1', port: 0 });
+
+const port = (server: { server: { address(): unknown } }) => (server.server.address() as { port: number }).port;
+console.log(JSON.stringify({ ready: true, shopPort: port(app), barePort: port(bare), database: database.kind }));
+
+process.once('SIGTERM', async () => {
+  await app.close();
+  await bare.close();
+  await database.close();
+  process.exit(0);
+});

@@ -1,0 +1,147 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  brandListQuerySchema,
+  brandSchema,
+  categorySchema,
+  fullProductSchema,
+  includeImagesQuerySchema,
+  productListQuerySchema,
+  productPageSchema,
+  productSchema,
+  subcategoryListQuerySchema,
+  subcategorySchema,
+} from '../../contracts/catalog.ts';
+import { idParamsSchema } from '../../contracts/params.ts';
+import {
+  getFullProduct,
+  getProduct,
+  getSubcategory,
+  listBrands,
+  listCategories,
+  listProducts,
+  listSubcategories,
+} from '../domain/catalog.ts';
+import { errorResponses } from './openapi.ts';
+
+/** Catalogue reads of spec §7: categories, brands, subcategories, products. Public, cacheable. */
+export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  app.get(
+    '/categories',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        summary: 'All categories, sorted by name',
+        querystring: includeImagesQuerySchema,
+        response: { 200: z.array(categorySchema), ...errorResponses(400) },
+      },
+    },
+    (request) => listCategories(db, request.query),
+  );
+
+  app.get(
+    '/brands',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        summary: 'All brands, or the brands with products in one category',
+        querystring: brandListQuerySchema,
+        response: { 200: z.array(brandSchema), ...errorResponses(400) },
+      },
+    },
+    (request) => listBrands(db, request.query),
+  );
+
+  app.get(
+    '/subcategories',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        summary: 'Subcategories, optionally of one category',
+        querystring: subcategoryListQuerySchema,
+        response: { 200: z.array(subcategorySchema), ...errorResponses(400) },
+      },
+    },
+    (request) => listSubcategories(db, request.query),
+  );
+
+  app.get(
+    '/subcategories/:id',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        summary: 'One subcategory',
+        params: idParamsSchema,
+        response: { 200: subcategorySchema, ...errorResponses(400, 404) },
+      },
+    },
+    (request) => getSubcategory(db, request.params.id),
+  );
+
+  app.get(
+    '/products',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        summary: 'A page of active products with filters and sort',
+        querystring: productListQuerySchema,
+        response: { 200: productPageSchema, ...errorResponses(400) },
+      },
+    },
+    (request) => listProducts(db, request.query),
+  );
+
+  app.get(
+    '/products/featured',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        summary: 'A page of featured products (same query and shape as /products)',
+        querystring: productListQuerySchema,
+        response: { 200: productPageSchema, ...errorResponses(400) },
+      },
+    },
+    (request) => listProducts(db, { ...request.query, featured: true }),
+  );
+
+  app.get(
+    '/products/redemption',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        summary: 'A page of products that can be redeemed with points',
+        querystring: productListQuerySchema,
+        response: { 200: productPageSchema, ...errorResponses(400) },
+      },
+    },
+    (request) => listProducts(db, { ...request.query, isRedemption: true }),
+  );
+
+  app.get(
+    '/products/full/:id',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        summary: 'Everything the product page shows: product, images, variants, brand, category, related, reviews',
+        params: idParamsSchema,
+        response: { 200: fullProductSchema, ...errorResponses(400, 404) },
+      },
+    },
+    (request) => getFullProduct(db, request.params.id),
+  );
+
+  app.get(
+    '/products/:id',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        summary: 'One product with its images',
+        params: idParamsSchema,
+        response: { 200: productSchema, ...errorResponses(400, 404) },
+      },
+    },
+    (request) => getProduct(db, request.params.id),
+  );
+};

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCompress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Database, DatabaseHandle } from '../db/client.ts';
+import { catalogRoutes } from './api/catalog.ts';
+import { healthRoutes } from './api/health.ts';
+import type { Config } from './config.ts';
+import { registerErrorHandler } from './plugins/errors.ts';
+import { type StorefrontOptions, storefrontPlugin } from './plugins/storefront.ts';
+import { createShopServices, type ShopServices } from './services.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Database;
+    database: DatabaseHandle;
+    services: ShopServices;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  /** Serve the React storefront; API-only tests leave it out. */
+  storefront?: StorefrontOptions;
+  /** Pino options or false; tests pass false. */
+  logger?: boolean | Record<string, unknown>;
+}
+
+/**
+ * Builds the whole shop (API, storefront, static files) without listening,
+ * so tests drive it through `inject` and main.ts decides how to serve it.
+ * The database handle is owned by the caller; closing the app does not close it.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    disableRequestLogging: config.env === 'test',
+    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
+    bodyLimit: 1_048_576,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Responses are typed at compile time by the same zod schemas; re-validating every
+  // response at run time would cost a third of the throughput, so they are only serialised.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('db', database.db);
+  app.decorate('services', createShopServices(database.db, config));
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+
+  await app.register(
+    async (api) => {
+      registerErrorHandler(api);
+      await api.register(fastifySwagger, {
+        openapi: {
+          openapi: '3.1.0',
+          info: {
+            title: `${config.shop.name} API`,
+            description: 'The shop’s JSON API. Money is in dollars with two decimals; image paths are relative.',
+            version: '1.0.0',
+          },
+        },
+        transform: jsonSchemaTransform,
+        transformObject: jsonSchemaTransformObject,
+      });
+      await api.register(fastifySwaggerUi, { routePrefix: '/docs' });
+      api.addHook('onRequest', async (_request, reply) => {
+        reply.header('cache-control', 'no-store');
+      });
+      await api.register(healthRoutes);
+      await api.register(async (publicReads) => {
+        // Catalogue reads are public and change rarely: let browsers and CDNs reuse them briefly.
+        publicReads.addHook('onSend', async (_request, reply) => {
+          if (reply.statusCode === 200) reply.header('cache-control', 'public, max-age=60');
+        });
+        await publicReads.register(catalogRoutes);
+      });
+    },
+    { prefix: '/api' },
+  );
+
+  await app.register(fastifyStatic, {
+    root: config.mediaDir,
+    prefix: '/media/',
+    decorateReply: false,
+    maxAge: '1d',
+  });
+
+  if (options.storefront) {
+    await app.register(storefrontPlugin, options.storefront);
+  } else {
+    registerErrorHandler(app);
+  }
+
+  return app;
+}

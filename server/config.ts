@@ -1,0 +1,120 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  DATA_DIR: z.string().min(1).default('./data'),
+  BUILD_DIR: z.string().min(1).default('./build'),
+  MEDIA_DIR: z.string().min(1).optional(),
+  SEED_PRODUCTS: z.coerce.number().int().min(0).max(1_000_000).default(1500),
+  AUTO_SEED: booleanFromEnv.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: booleanFromEnv.default(false),
+  SHOP_NAME: z.string().min(1).default('Harbour Tools'),
+  SHOP_PHONE: z.string().min(1).default('(02) 9000 0000'),
+  SHOP_EMAIL: z.email().default('hello@harbourtools.example'),
+  SHOP_STREET: z.string().min(1).default('14 Boundary Lane'),
+  SHOP_SUBURB: z.string().min(1).default('Silverwater'),
+  SHOP_STATE: z.string().min(1).default('NSW'),
+  SHOP_POSTCODE: z.string().min(1).default('2128'),
+  SHOP_LATITUDE: z.coerce.number().min(-90).max(90).default(-33.8356),
+  SHOP_LONGITUDE: z.coerce.number().min(-180).max(180).default(151.0466),
+  SHOP_COUNTRY: z.string().min(2).default('Australia'),
+  SOCIAL_FACEBOOK_URL: z.url().default('https://facebook.com/harbourtools'),
+  SOCIAL_INSTAGRAM_URL: z.url().default('https://instagram.com/harbourtools'),
+  SOCIAL_YOUTUBE_URL: z.url().default('https://youtube.com/@harbourtools'),
+  GOOGLE_MAPS_API_KEY: z.string().min(1).optional(),
+  KIT_LAUNCH_DATE: z.iso.datetime({ offset: true }).optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  host: string;
+  port: number;
+  publicUrl: string | undefined;
+  database: { kind: 'postgres'; url: string; maxConnections: number } | { kind: 'pglite'; dataDir: string };
+  dataDir: string;
+  buildDir: string;
+  mediaDir: string;
+  seedProducts: number;
+  autoSeed: boolean;
+  logLevel: Env['LOG_LEVEL'];
+  trustProxy: boolean;
+  shop: ShopIdentity;
+}
+
+/** The shop's identity: configuration with demo defaults, never literals in pages. */
+export interface ShopIdentity {
+  name: string;
+  phone: string;
+  email: string;
+  address: { street: string; suburb: string; state: string; postcode: string; country: string };
+  location: { latitude: number; longitude: number };
+  social: { facebook: string; instagram: string; youtube: string };
+  googleMapsApiKey: string | undefined;
+  kitLaunchDate: string | undefined;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Reads and validates the environment. A bad value throws a ConfigError naming
+ * each offending variable, so the server stops before it listens.
+ */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const dataDir = resolve(env.DATA_DIR);
+  return {
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
+    database: env.DATABASE_URL
+      ? { kind: 'postgres', url: env.DATABASE_URL, maxConnections: env.DATABASE_POOL_SIZE }
+      : { kind: 'pglite', dataDir: resolve(dataDir, 'pglite') },
+    dataDir,
+    buildDir: resolve(env.BUILD_DIR),
+    mediaDir: resolve(env.MEDIA_DIR ?? resolve(dataDir, 'media')),
+    seedProducts: env.SEED_PRODUCTS,
+    autoSeed: env.AUTO_SEED,
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    shop: {
+      name: env.SHOP_NAME,
+      phone: env.SHOP_PHONE,
+      email: env.SHOP_EMAIL,
+      address: {
+        street: env.SHOP_STREET,
+        suburb: env.SHOP_SUBURB,
+        state: env.SHOP_STATE,
+        postcode: env.SHOP_POSTCODE,
+        country: env.SHOP_COUNTRY,
+      },
+      location: { latitude: env.SHOP_LATITUDE, longitude: env.SHOP_LONGITUDE },
+      social: {
+        facebook: env.SOCIAL_FACEBOOK_URL,
+        instagram: env.SOCIAL_INSTAGRAM_URL,
+        youtube: env.SOCIAL_YOUTUBE_URL,
+      },
+      googleMapsApiKey: env.GOOGLE_MAPS_API_KEY,
+      kitLaunchDate: env.KIT_LAUNCH_DATE,
+    },
+  };
+}

@@ -1,0 +1,406 @@
+import { and, asc, count, desc, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import type {
+  Brand,
+  Category,
+  FullProduct,
+  Image,
+  Product,
+  ProductListQuery,
+  ProductPage,
+  Review,
+  Subcategory,
+} from '../../contracts/catalog.ts';
+import { centsToDollars, dollarsToCents } from '../../contracts/money.ts';
+import type { Database } from '../../db/client.ts';
+import {
+  brands,
+  categories,
+  productImages,
+  products,
+  productVariants,
+  reviews,
+  subcategories,
+} from '../../db/schema.ts';
+import { NotFoundError } from './errors.ts';
+
+export const RELATED_PRODUCTS_LIMIT = 4;
+export const PRODUCT_REVIEWS_LIMIT = 20;
+
+function primaryImages(imageUrl: string | null): Image[] {
+  return imageUrl ? [{ imageUrl, isPrimary: true }] : [];
+}
+
+const averageRatingSql = sql<number>`case when ${products.reviewCount} = 0 then 0 else round(${products.ratingTotal}::numeric / ${products.reviewCount}, 1) end`;
+
+const productColumns = {
+  id: products.id,
+  name: products.name,
+  sku: products.sku,
+  description: products.description,
+  specifications: products.specifications,
+  priceCents: products.priceCents,
+  discountPriceCents: products.discountPriceCents,
+  stockQuantity: products.stockQuantity,
+  brandId: products.brandId,
+  brandName: brands.name,
+  categoryId: products.categoryId,
+  categoryName: categories.name,
+  subcategoryId: products.subcategoryId,
+  subcategoryName: subcategories.name,
+  tagLine: products.tagLine,
+  isFeatured: products.isFeatured,
+  isRedemption: products.isRedemption,
+  isClearance: products.isClearance,
+  isActive: products.isActive,
+  reviewCount: products.reviewCount,
+  averageRating: averageRatingSql,
+  weightGrams: products.weightGrams,
+  dimensions: products.dimensions,
+  warrantyPeriod: products.warrantyPeriod,
+  createdAt: products.createdAt,
+  updatedAt: products.updatedAt,
+  imageUrl: sql<
+    string | null
+  >`(select ${productImages.imageUrl} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.isPrimary} desc, ${productImages.sortOrder} limit 1)`,
+};
+
+function selectProducts(db: Database) {
+  return db
+    .select(productColumns)
+    .from(products)
+    .innerJoin(brands, eq(brands.id, products.brandId))
+    .innerJoin(categories, eq(categories.id, products.categoryId))
+    .innerJoin(subcategories, eq(subcategories.id, products.subcategoryId));
+}
+
+type ProductRecord = Awaited<ReturnType<typeof selectProducts>>[number];
+
+function toProduct(record: ProductRecord, images?: Image[]): Product {
+  const averageRating = Number(record.averageRating);
+  return {
+    id: record.id,
+    name: record.name,
+    sku: record.sku || `PRD-${record.id}`,
+    description: record.description,
+    specifications: record.specifications,
+    price: centsToDollars(record.priceCents),
+    discountPrice: record.discountPriceCents === null ? null : centsToDollars(record.discountPriceCents),
+    stockQuantity: record.stockQuantity,
+    brandId: record.brandId,
+    brandName: record.brandName,
+    categoryId: record.categoryId,
+    categoryName: record.categoryName,
+    subcategoryId: record.subcategoryId,
+    subcategoryName: record.subcategoryName,
+    tagLine: record.tagLine,
+    isFeatured: record.isFeatured,
+    isRedemption: record.isRedemption,
+    isClearance: record.isClearance,
+    isActive: record.isActive,
+    averageRating,
+    rating: averageRating,
+    reviewCount: record.reviewCount,
+    imageUrl: record.imageUrl,
+    images: images ?? primaryImages(record.imageUrl),
+    weightKg: record.weightGrams === null ? null : record.weightGrams / 1000,
+    dimensions: record.dimensions,
+    warrantyPeriod: record.warrantyPeriod,
+    createdAt: new Date(record.createdAt).toISOString(),
+    updatedAt: new Date(record.updatedAt).toISOString(),
+  };
+}
+
+/* ---------------- Categories, subcategories, brands ---------------- */
+
+/** Every category, sorted by name (the header dropdown and sliders rely on that order). */
+export async function listCategories(db: Database, options: { includeImages?: boolean } = {}): Promise<Category[]> {
+  const rows = await db
+    .select({
+      id: categories.id,
+      name: categories.name,
+      slug: categories.slug,
+      description: categories.description,
+      imageUrl: categories.imageUrl,
+      productCount: sql<number>`(select count(*)::int from ${products} where ${products.categoryId} = ${categories.id} and ${products.isActive})`,
+    })
+    .from(categories)
+    .orderBy(asc(categories.name));
+  return rows.map((row) => ({
+    ...row,
+    ...(options.includeImages ? { images: primaryImages(row.imageUrl) } : {}),
+  }));
+}
+
+export async function getCategory(db: Database, id: number): Promise<Category> {
+  const [row] = await db
+    .select({
+      id: categories.id,
+      name: categories.name,
+      slug: categories.slug,
+      description: categories.description,
+      imageUrl: categories.imageUrl,
+    })
+    .from(categories)
+    .where(eq(categories.id, id));
+  if (!row) throw new NotFoundError('Category not found');
+  return { ...row, images: primaryImages(row.imageUrl) };
+}
+
+const subcategoryColumns = {
+  id: subcategories.id,
+  name: subcategories.name,
+  slug: subcategories.slug,
+  description: subcategories.description,
+  categoryId: subcategories.categoryId,
+  categoryName: categories.name,
+  imageUrl: subcategories.imageUrl,
+  productCount: sql<number>`(select count(*)::int from ${products} where ${products.subcategoryId} = ${subcategories.id} and ${products.isActive})`,
+};
+
+/** Subcategories sorted by name, optionally of one category. */
+export async function listSubcategories(
+  db: Database,
+  options: { categoryId?: number; includeImages?: boolean } = {},
+): Promise<Subcategory[]> {
+  const rows = await db
+    .select(subcategoryColumns)
+    .from(subcategories)
+    .innerJoin(categories, eq(categories.id, subcategories.categoryId))
+    .where(options.categoryId === undefined ? undefined : eq(subcategories.categoryId, options.categoryId))
+    .orderBy(asc(subcategories.name));
+  return rows.map((row) => ({ ...row, ...(options.includeImages ? { images: primaryImages(row.imageUrl) } : {}) }));
+}
+
+export async function getSubcategory(db: Database, id: number): Promise<Subcategory> {
+  const [row] = await db
+    .select(subcategoryColumns)
+    .from(subcategories)
+    .innerJoin(categories, eq(categories.id, subcategories.categoryId))
+    .where(eq(subcategories.id, id));
+  if (!row) throw new NotFoundError('Subcategory not found');
+  return { ...row, images: primaryImages(row.imageUrl) };
+}
+
+/**
+ * Brands sorted by name. With a categoryId: only brands that have active products
+ * in that category, each with its product count there.
+ */
+export async function listBrands(
+  db: Database,
+  options: { categoryId?: number; includeImages?: boolean } = {},
+): Promise<Brand[]> {
+  const countFilter =
+    options.categoryId === undefined
+      ? sql`${products.isActive}`
+      : sql`${products.isActive} and ${products.categoryId} = ${options.categoryId}`;
+  const productCount = sql<number>`(select count(*)::int from ${products} where ${products.brandId} = ${brands.id} and ${countFilter})`;
+  const rows = await db
+    .select({
+      id: brands.id,
+      name: brands.name,
+      slug: brands.slug,
+      description: brands.description,
+      imageUrl: brands.imageUrl,
+      logoUrl: brands.logoUrl,
+      productCount,
+    })
+    .from(brands)
+    .orderBy(asc(brands.name));
+  return rows
+    .filter((row) => options.categoryId === undefined || row.productCount > 0)
+    .map((row) => ({ ...row, ...(options.includeImages ? { images: primaryImages(row.imageUrl) } : {}) }));
+}
+
+export async function getBrand(db: Database, id: number): Promise<Brand> {
+  const [row] = await db
+    .select({
+      id: brands.id,
+      name: brands.name,
+      slug: brands.slug,
+      description: brands.description,
+      imageUrl: brands.imageUrl,
+      logoUrl: brands.logoUrl,
+    })
+    .from(brands)
+    .where(eq(brands.id, id));
+  if (!row) throw new NotFoundError('Brand not found');
+  return { ...row, images: primaryImages(row.imageUrl) };
+}
+
+/* ---------------- Products ---------------- */
+
+const productOrder: Record<ProductListQuery['sort'], SQL[]> = {
+  featured: [desc(products.isFeatured), desc(products.reviewCount), asc(products.id)],
+  newest: [desc(products.createdAt), desc(products.id)],
+  name_asc: [asc(products.name), asc(products.id)],
+  name_desc: [desc(products.name), desc(products.id)],
+  price_asc: [asc(products.effectivePriceCents), asc(products.id)],
+  price_desc: [desc(products.effectivePriceCents), desc(products.id)],
+  rating_desc: [desc(averageRatingSql), desc(products.reviewCount), asc(products.id)],
+};
+
+/** The WHERE clause of a product listing; brand filters can be left out to count brand facets. */
+function productFilter(query: Partial<ProductListQuery>, options: { ignoreBrands?: boolean } = {}): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [eq(products.isActive, true)];
+  if (query.categoryId !== undefined) conditions.push(eq(products.categoryId, query.categoryId));
+  if (query.subcategoryId !== undefined) conditions.push(eq(products.subcategoryId, query.subcategoryId));
+  if (!options.ignoreBrands) {
+    if (query.brandId !== undefined) conditions.push(eq(products.brandId, query.brandId));
+    if (query.brandIds?.length) conditions.push(inArray(products.brandId, query.brandIds));
+  }
+  if (query.featured !== undefined) conditions.push(eq(products.isFeatured, query.featured));
+  if (query.isRedemption !== undefined) conditions.push(eq(products.isRedemption, query.isRedemption));
+  if (query.isClearance !== undefined) conditions.push(eq(products.isClearance, query.isClearance));
+  if (query.onSale !== undefined) {
+    conditions.push(
+      query.onSale ? sql`${products.discountPriceCents} is not null` : sql`${products.discountPriceCents} is null`,
+    );
+  }
+  if (query.inStock !== undefined) {
+    conditions.push(query.inStock ? sql`${products.stockQuantity} > 0` : eq(products.stockQuantity, 0));
+  }
+  if (query.minPrice !== undefined) conditions.push(gte(products.effectivePriceCents, dollarsToCents(query.minPrice)));
+  if (query.maxPrice !== undefined) conditions.push(lte(products.effectivePriceCents, dollarsToCents(query.maxPrice)));
+  if (query.minRating !== undefined && query.minRating > 0) {
+    // Compare totals instead of the rounded average so the filter agrees with the stars shown.
+    conditions.push(
+      sql`${products.reviewCount} > 0 and ${products.ratingTotal} >= ${query.minRating} * ${products.reviewCount}`,
+    );
+  }
+  return and(...conditions);
+}
+
+/**
+ * A page of active products matching the filters, with paging totals.
+ * A page past the end is an empty page, not an error.
+ */
+export async function listProducts(db: Database, query: ProductListQuery): Promise<ProductPage> {
+  const where = productFilter(query);
+  const [rows, totals] = await Promise.all([
+    selectProducts(db)
+      .where(where)
+      .orderBy(...productOrder[query.sort])
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    db.select({ total: count() }).from(products).where(where),
+  ]);
+  const totalCount = Number(totals[0]?.total ?? 0);
+  return {
+    items: rows.map((row) => toProduct(row)),
+    page: query.page,
+    limit: query.limit,
+    totalCount,
+    totalPages: Math.ceil(totalCount / query.limit),
+  };
+}
+
+/** How many products each brand has under the current filters, brand choice left out (for facet checkboxes). */
+export async function countProductsByBrand(
+  db: Database,
+  query: Partial<ProductListQuery>,
+): Promise<{ brandId: number; name: string; productCount: number }[]> {
+  const rows = await db
+    .select({ brandId: brands.id, name: brands.name, productCount: count(products.id) })
+    .from(products)
+    .innerJoin(brands, eq(brands.id, products.brandId))
+    .where(productFilter(query, { ignoreBrands: true }))
+    .groupBy(brands.id, brands.name)
+    .orderBy(asc(brands.name));
+  return rows.map((row) => ({ ...row, productCount: Number(row.productCount) }));
+}
+
+async function imagesOf(db: Database, productId: number): Promise<Image[]> {
+  const rows = await db
+    .select({
+      id: productImages.id,
+      imageUrl: productImages.imageUrl,
+      isPrimary: productImages.isPrimary,
+      altText: productImages.altText,
+    })
+    .from(productImages)
+    .where(eq(productImages.productId, productId))
+    .orderBy(desc(productImages.isPrimary), asc(productImages.sortOrder), asc(productImages.id));
+  return rows;
+}
+
+/** One product with all its images. Inactive products are still found: old links and orders point at them. */
+export async function getProduct(db: Database, id: number): Promise<Product> {
+  const [[row], images] = await Promise.all([selectProducts(db).where(eq(products.id, id)), imagesOf(db, id)]);
+  if (!row) throw new NotFoundError('Product not found');
+  return toProduct(row, images);
+}
+
+/**
+ * Products a shopper might buy with this one: same subcategory first, then same brand;
+ * in stock and active, never the product itself.
+ */
+export async function listRelatedProducts(
+  db: Database,
+  product: Pick<Product, 'id' | 'brandId' | 'subcategoryId'>,
+  limit = RELATED_PRODUCTS_LIMIT,
+): Promise<Product[]> {
+  const rows = await selectProducts(db)
+    .where(
+      and(
+        eq(products.isActive, true),
+        ne(products.id, product.id),
+        sql`${products.stockQuantity} > 0`,
+        or(eq(products.subcategoryId, product.subcategoryId), eq(products.brandId, product.brandId)),
+      ),
+    )
+    .orderBy(
+      desc(sql`${products.subcategoryId} = ${product.subcategoryId}`),
+      desc(sql`${products.brandId} = ${product.brandId}`),
+      desc(products.reviewCount),
+      asc(products.id),
+    )
+    .limit(limit);
+  return rows.map((row) => toProduct(row));
+}
+
+export async function listReviews(db: Database, productId: number, limit = PRODUCT_REVIEWS_LIMIT): Promise<Review[]> {
+  const rows = await db
+    .select({
+      id: reviews.id,
+      rating: reviews.rating,
+      title: reviews.title,
+      body: reviews.body,
+      authorName: reviews.authorName,
+      createdAt: reviews.createdAt,
+    })
+    .from(reviews)
+    .where(eq(reviews.productId, productId))
+    .orderBy(desc(reviews.createdAt), desc(reviews.id))
+    .limit(limit);
+  return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt).toISOString() }));
+}
+
+/** Everything the product page shows, in one call: product, gallery, variants, brand, category, related items, reviews. */
+export async function getFullProduct(db: Database, id: number): Promise<FullProduct> {
+  const product = await getProduct(db, id);
+  const [variantRows, brand, category, subcategory, relatedProducts, productReviews] = await Promise.all([
+    db.select().from(productVariants).where(eq(productVariants.productId, id)).orderBy(asc(productVariants.id)),
+    getBrand(db, product.brandId),
+    getCategory(db, product.categoryId),
+    getSubcategory(db, product.subcategoryId),
+    listRelatedProducts(db, product),
+    listReviews(db, id),
+  ]);
+  return {
+    product,
+    images: product.images,
+    variants: variantRows.map((variant) => ({
+      id: variant.id,
+      name: variant.name,
+      sku: variant.sku,
+      price: variant.priceCents === null ? null : centsToDollars(variant.priceCents),
+      stockQuantity: variant.stockQuantity,
+      attributes: variant.attributes,
+    })),
+    brand,
+    category,
+    subcategory,
+    relatedProducts,
+    reviews: productReviews,
+  };
+}

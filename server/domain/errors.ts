@@ -1,0 +1,34 @@
+/**
+ * Errors the domain raises on purpose. The API's error handler turns each into
+ * its status code and `{ message, errors? }`; anything else is a 500 whose
+ * details stay in the log.
+ */
+export class DomainError extends Error {
+  readonly statusCode: number;
+  readonly errors: Record<string, string[]> | undefined;
+
+  constructor(statusCode: number, message: string, errors?: Record<string, string[]>) {
+    super(message);
+    this.name = new.target.name;
+    this.statusCode = statusCode;
+    this.errors = errors;
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message: string) {
+    super(404, message);
+  }
+}
+
+export class ValidationError extends DomainError {
+  constructor(message: string, errors?: Record<string, string[]>) {
+    super(400, message, errors);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string, errors?: Record<string, string[]>) {
+    super(409, message, errors);
+  }
+}

@@ -1,0 +1,69 @@
+import { openConfiguredDatabase } from '../db/open-configured.ts';
+import { isCatalogueEmpty, seedCatalogue } from '../db/seed/seed-catalogue.ts';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+
+/** Starts the shop: config → database (migrated, seeded when empty) → app → listen; stops cleanly on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const dev = process.argv.includes('--dev');
+  const config = loadConfig(dev ? { NODE_ENV: 'development', ...process.env } : process.env);
+  const startedAt = performance.now();
+  const database = await openConfiguredDatabase(config);
+
+  const app = await buildApp({
+    config,
+    database,
+    storefront: dev ? { mode: 'development' } : { mode: 'production', buildDir: config.buildDir },
+  });
+
+  if (config.autoSeed && (await isCatalogueEmpty(database.db))) {
+    app.log.info({ products: config.seedProducts }, 'empty catalogue: seeding the demo catalogue');
+    const counts = await seedCatalogue(database.db, {
+      products: config.seedProducts,
+      mediaDir: config.mediaDir,
+      log: (message) => app.log.info(message),
+    });
+    app.log.info(counts, 'demo catalogue seeded');
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown took over 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    timer.unref();
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(
+    {
+      url: config.publicUrl ?? `http://localhost:${config.port}`,
+      database: database.kind,
+      startupMs: Math.round(performance.now() - startedAt),
+    },
+    `${config.shop.name} is open`,
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || (error instanceof Error && error.name === 'DatabaseLockedError')) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

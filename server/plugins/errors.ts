@@ -1,0 +1,68 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DomainError } from '../domain/errors.ts';
+
+export interface ErrorBody {
+  message: string;
+  errors?: Record<string, string[]>;
+}
+
+const validationPlaces: Record<string, string> = {
+  querystring: 'query parameter',
+  params: 'path parameter',
+  body: 'field',
+  headers: 'header',
+};
+
+/**
+ * The API's one error shape, `{ message, errors? }`. Bad input and domain errors
+ * keep their 4xx status and message; anything unexpected is a 500 whose details
+ * (stack, SQL) go to the log only.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler<FastifyError>((error, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors: Record<string, string[]> = {};
+      for (const issue of error.validation) {
+        const field = issue.instancePath.slice(1).replaceAll('/', '.') || 'request';
+        errors[field] = [...(errors[field] ?? []), issue.message ?? 'Invalid value'];
+      }
+      const fields = Object.keys(errors);
+      const place = validationPlaces[error.validationContext ?? ''] ?? 'input';
+      const message =
+        fields.length === 1 ? `Invalid ${place}: ${fields[0]}` : `Invalid ${place}s: ${fields.join(', ')}`;
+      return reply.code(400).send({ message, errors } satisfies ErrorBody);
+    }
+    if (error instanceof DomainError) {
+      return reply
+        .code(error.statusCode)
+        .send({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) } satisfies ErrorBody);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      request.log.info({ err: error }, 'client error');
+      return reply.code(status).send({ message: clientErrorMessage(error) } satisfies ErrorBody);
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' } satisfies ErrorBody);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ message: `No API route for ${request.method} ${request.url.split('?')[0]}` });
+  });
+}
+
+/** Fastify's own 4xx messages are safe to show, except parser internals. */
+function clientErrorMessage(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is not valid JSON';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is too large';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported content type';
+    default:
+      return error.statusCode === 429 ? 'Too many requests. Please try again shortly.' : error.message;
+  }
+}

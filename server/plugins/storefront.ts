@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createRequestHandler, type RouterContext, RouterContextProvider, type ServerBuild } from 'react-router';
+import type { ShopServices } from '../services.ts';
+
+export type StorefrontOptions = { mode: 'production'; buildDir: string } | { mode: 'development' };
+
+/** What app/entry.server.tsx exports besides the renderer: the context key loaders read services from. */
+interface StorefrontEntryModule {
+  shopContext: RouterContext<ShopServices>;
+}
+
+/**
+ * Serves the React Router storefront: hashed assets with immutable caching, then
+ * every other GET through React Router's server renderer. Loaders receive the
+ * shop's services in-process through the router context.
+ */
+export async function storefrontPlugin(app: FastifyInstance, options: StorefrontOptions): Promise<void> {
+  let loadBuild: () => Promise<ServerBuild>;
+
+  if (options.mode === 'production') {
+    const buildDir = resolve(options.buildDir);
+    const serverEntry = join(buildDir, 'server', 'index.js');
+    if (!existsSync(serverEntry)) {
+      throw new Error(`The storefront is not built (${serverEntry} is missing): run \`npm run build\` first.`);
+    }
+    const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
+    loadBuild = async () => build;
+    await app.register(fastifyStatic, {
+      root: join(buildDir, 'client', 'assets'),
+      prefix: '/assets/',
+      wildcard: false,
+      decorateReply: false,
+      immutable: true,
+      maxAge: '1y',
+    });
+    await app.register(fastifyStatic, {
+      root: join(buildDir, 'client'),
+      prefix: '/',
+      wildcard: false,
+      decorateReply: false,
+      allowedPath: (path) => !path.startsWith('/assets/'),
+      maxAge: '1h',
+    });
+  } else {
+    const { createServer } = await import('vite');
+    const middie = (await import('@fastify/middie')).default;
+    const vite = await createServer({ server: { middlewareMode: true }, appType: 'custom' });
+    await app.register(middie);
+    app.use(vite.middlewares);
+    app.addHook('onClose', () => vite.close());
+    loadBuild = () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>;
+  }
+
+  const mode = options.mode === 'production' ? 'production' : 'development';
+
+  await app.register(async (pages) => {
+    // React Router reads form bodies itself, so this scope leaves them unread.
+    pages.removeAllContentTypeParsers();
+    pages.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+    const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+      const build = await loadBuild();
+      const entry = build.entry.module as unknown as StorefrontEntryModule;
+      const context = new RouterContextProvider();
+      context.set(entry.shopContext, app.services);
+      const response = await createRequestHandler(build, mode)(toWebRequest(request, app), context);
+      return sendWebResponse(reply, response);
+    };
+    pages.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler: handle });
+    pages.route({ method: ['GET', 'HEAD', 'POST'], url: '/', handler: handle });
+  });
+}
+
+function toWebRequest(request: FastifyRequest, app: FastifyInstance): Request {
+  const origin = app.config.publicUrl ?? `${request.protocol}://${request.host}`;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const controller = new AbortController();
+  request.raw.once('close', () => {
+    if (!request.raw.complete || request.raw.destroyed) controller.abort();
+  });
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  return new Request(new URL(request.url, origin), {
+    method: request.method,
+    headers,
+    signal: controller.signal,
+    ...(hasBody ? { body: Readable.toWeb(request.raw) as ReadableStream, duplex: 'half' } : {}),
+  });
+}
+
+/** Copies a web Response onto the reply (rather than hijacking it) so compression and hooks still apply. */
+function sendWebResponse(reply: FastifyReply, response: Response): FastifyReply {
+  reply.status(response.status);
+  for (const [name, value] of response.headers) {
+    if (name === 'set-cookie') continue;
+    reply.header(name, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) reply.header('set-cookie', cookies);
+  if (!response.body) return reply.send();
+  return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
+}
