@@ -1,6 +1,7 @@
-import { Form, Link, NavLink } from 'react-router';
+import { Link, NavLink } from 'react-router';
 import { formatDollars } from '../../contracts/money.ts';
 import type { ShopInfo } from '../../server/domain/shop.ts';
+import { SearchBox } from './search-box.tsx';
 
 interface SiteHeaderProps {
   shop: ShopInfo;
@@ -32,21 +33,9 @@ export function SiteHeader({ shop, categories }: SiteHeaderProps) {
           <img src="/favicon.svg" alt="" width={36} height={36} />
           <span className="font-display text-2xl font-bold uppercase tracking-wide">{shop.name}</span>
         </Link>
-        <Form method="get" action="/search" role="search" className="order-last flex w-full md:order-none md:flex-1">
-          <label htmlFor="site-search" className="sr-only">
-            Search products
-          </label>
-          <input
-            id="site-search"
-            name="term"
-            type="search"
-            placeholder="Search drills, saws, model numbers…"
-            className="min-w-0 flex-1 rounded-l-md border-0 bg-white px-4 py-2.5 text-ink placeholder:text-gray-500"
-          />
-          <button type="submit" className="rounded-r-md bg-accent px-5 font-semibold text-ink hover:bg-accent-dark">
-            Search
-          </button>
-        </Form>
+        <div className="order-last w-full md:order-none md:flex-1">
+          <SearchBox />
+        </div>
         <nav aria-label="Account" className="ml-auto flex items-center gap-4 text-sm font-semibold md:ml-0">
           <Link to="/login" className="rounded border border-white/40 px-3 py-2 hover:bg-white/10">
             Login
