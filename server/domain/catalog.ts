@@ -121,12 +121,15 @@ export async function listCategories(db: Database, options: { includeImages?: bo
       slug: categories.slug,
       description: categories.description,
       imageUrl: categories.imageUrl,
-      productCount: sql<number>`(select count(*)::int from ${products} where ${products.categoryId} = ${categories.id} and ${products.isActive})`,
+      productCount: count(products.id),
     })
     .from(categories)
+    .leftJoin(products, and(eq(products.categoryId, categories.id), eq(products.isActive, true)))
+    .groupBy(categories.id)
     .orderBy(asc(categories.name));
   return rows.map((row) => ({
     ...row,
+    productCount: Number(row.productCount),
     ...(options.includeImages ? { images: primaryImages(row.imageUrl) } : {}),
   }));
 }
@@ -154,31 +157,44 @@ const subcategoryColumns = {
   categoryId: subcategories.categoryId,
   categoryName: categories.name,
   imageUrl: subcategories.imageUrl,
-  productCount: sql<number>`(select count(*)::int from ${products} where ${products.subcategoryId} = ${subcategories.id} and ${products.isActive})`,
+  productCount: count(products.id),
 };
+
+/** Subcategories joined to their category and their active products, ready to group by subcategory. */
+function selectSubcategories(db: Database) {
+  return db
+    .select(subcategoryColumns)
+    .from(subcategories)
+    .innerJoin(categories, eq(categories.id, subcategories.categoryId))
+    .leftJoin(products, and(eq(products.subcategoryId, subcategories.id), eq(products.isActive, true)))
+    .$dynamic();
+}
+
+function toSubcategory(row: Awaited<ReturnType<typeof selectSubcategories>>[number]): Subcategory {
+  return { ...row, productCount: Number(row.productCount) };
+}
 
 /** Subcategories sorted by name, optionally of one category. */
 export async function listSubcategories(
   db: Database,
   options: { categoryId?: number; includeImages?: boolean } = {},
 ): Promise<Subcategory[]> {
-  const rows = await db
-    .select(subcategoryColumns)
-    .from(subcategories)
-    .innerJoin(categories, eq(categories.id, subcategories.categoryId))
+  const rows = await selectSubcategories(db)
     .where(options.categoryId === undefined ? undefined : eq(subcategories.categoryId, options.categoryId))
+    .groupBy(subcategories.id, categories.name)
     .orderBy(asc(subcategories.name));
-  return rows.map((row) => ({ ...row, ...(options.includeImages ? { images: primaryImages(row.imageUrl) } : {}) }));
+  return rows.map((row) => ({
+    ...toSubcategory(row),
+    ...(options.includeImages ? { images: primaryImages(row.imageUrl) } : {}),
+  }));
 }
 
 export async function getSubcategory(db: Database, id: number): Promise<Subcategory> {
-  const [row] = await db
-    .select(subcategoryColumns)
-    .from(subcategories)
-    .innerJoin(categories, eq(categories.id, subcategories.categoryId))
-    .where(eq(subcategories.id, id));
+  const [row] = await selectSubcategories(db)
+    .where(eq(subcategories.id, id))
+    .groupBy(subcategories.id, categories.name);
   if (!row) throw new NotFoundError('Subcategory not found');
-  return { ...row, images: primaryImages(row.imageUrl) };
+  return { ...toSubcategory(row), images: primaryImages(row.imageUrl) };
 }
 
 /**
@@ -189,11 +205,10 @@ export async function listBrands(
   db: Database,
   options: { categoryId?: number; includeImages?: boolean } = {},
 ): Promise<Brand[]> {
-  const countFilter =
+  const productJoin =
     options.categoryId === undefined
-      ? sql`${products.isActive}`
-      : sql`${products.isActive} and ${products.categoryId} = ${options.categoryId}`;
-  const productCount = sql<number>`(select count(*)::int from ${products} where ${products.brandId} = ${brands.id} and ${countFilter})`;
+      ? and(eq(products.brandId, brands.id), eq(products.isActive, true))
+      : and(eq(products.brandId, brands.id), eq(products.isActive, true), eq(products.categoryId, options.categoryId));
   const rows = await db
     .select({
       id: brands.id,
@@ -202,11 +217,14 @@ export async function listBrands(
       description: brands.description,
       imageUrl: brands.imageUrl,
       logoUrl: brands.logoUrl,
-      productCount,
+      productCount: count(products.id),
     })
     .from(brands)
+    .leftJoin(products, productJoin)
+    .groupBy(brands.id)
     .orderBy(asc(brands.name));
   return rows
+    .map((row) => ({ ...row, productCount: Number(row.productCount) }))
     .filter((row) => options.categoryId === undefined || row.productCount > 0)
     .map((row) => ({ ...row, ...(options.includeImages ? { images: primaryImages(row.imageUrl) } : {}) }));
 }

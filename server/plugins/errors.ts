@@ -24,7 +24,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors: Record<string, string[]> = {};
       for (const issue of error.validation) {
-        const field = issue.instancePath.slice(1).replaceAll('/', '.') || 'request';
+        const path = issue.instancePath.slice(1).split('/');
+        // A query or path parameter is one field to the client, even when zod checked it element by element.
+        const inUrl = error.validationContext === 'querystring' || error.validationContext === 'params';
+        const field = (inUrl ? path[0] : path.join('.')) || 'request';
         errors[field] = [...(errors[field] ?? []), issue.message ?? 'Invalid value'];
       }
       const fields = Object.keys(errors);
