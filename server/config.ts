@@ -13,6 +13,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   BUILD_DIR: z.string().min(1).default('./build'),
   MEDIA_DIR: z.string().min(1).optional(),
+  CATALOG_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
   SEED_PRODUCTS: z.coerce.number().int().min(0).max(1_000_000).default(1500),
   AUTO_SEED: booleanFromEnv.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -46,6 +47,8 @@ export interface Config {
   buildDir: string;
   mediaDir: string;
   seedProducts: number;
+  /** How long catalogue reads are reused in this process; 0 turns the cache off. */
+  catalogCacheSeconds: number;
   autoSeed: boolean;
   logLevel: Env['LOG_LEVEL'];
   trustProxy: boolean;
@@ -93,6 +96,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     buildDir: resolve(env.BUILD_DIR),
     mediaDir: resolve(env.MEDIA_DIR ?? resolve(dataDir, 'media')),
     seedProducts: env.SEED_PRODUCTS,
+    catalogCacheSeconds: env.CATALOG_CACHE_SECONDS,
     autoSeed: env.AUTO_SEED,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,

@@ -13,20 +13,11 @@ import {
   subcategorySchema,
 } from '../../contracts/catalog.ts';
 import { idParamsSchema } from '../../contracts/params.ts';
-import {
-  getFullProduct,
-  getProduct,
-  getSubcategory,
-  listBrands,
-  listCategories,
-  listProducts,
-  listSubcategories,
-} from '../domain/catalog.ts';
 import { errorResponses } from './openapi.ts';
 
 /** Catalogue reads of spec §7: categories, brands, subcategories, products. Public, cacheable. */
 export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db } = app;
+  const { catalog } = app.services;
 
   app.get(
     '/categories',
@@ -38,7 +29,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(categorySchema), ...errorResponses(400) },
       },
     },
-    (request) => listCategories(db, request.query),
+    (request) => catalog.listCategories(request.query),
   );
 
   app.get(
@@ -51,7 +42,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(brandSchema), ...errorResponses(400) },
       },
     },
-    (request) => listBrands(db, request.query),
+    (request) => catalog.listBrands(request.query),
   );
 
   app.get(
@@ -64,7 +55,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(subcategorySchema), ...errorResponses(400) },
       },
     },
-    (request) => listSubcategories(db, request.query),
+    (request) => catalog.listSubcategories(request.query),
   );
 
   app.get(
@@ -77,7 +68,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: subcategorySchema, ...errorResponses(400, 404) },
       },
     },
-    (request) => getSubcategory(db, request.params.id),
+    (request) => catalog.getSubcategory(request.params.id),
   );
 
   app.get(
@@ -90,7 +81,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: productPageSchema, ...errorResponses(400) },
       },
     },
-    (request) => listProducts(db, request.query),
+    (request) => catalog.listProducts(request.query),
   );
 
   app.get(
@@ -103,7 +94,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: productPageSchema, ...errorResponses(400) },
       },
     },
-    (request) => listProducts(db, { ...request.query, featured: true }),
+    (request) => catalog.listProducts({ ...request.query, featured: true }),
   );
 
   app.get(
@@ -116,7 +107,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: productPageSchema, ...errorResponses(400) },
       },
     },
-    (request) => listProducts(db, { ...request.query, isRedemption: true }),
+    (request) => catalog.listProducts({ ...request.query, isRedemption: true }),
   );
 
   app.get(
@@ -129,7 +120,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: fullProductSchema, ...errorResponses(400, 404) },
       },
     },
-    (request) => getFullProduct(db, request.params.id),
+    (request) => catalog.getFullProduct(request.params.id),
   );
 
   app.get(
@@ -142,6 +133,6 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: productSchema, ...errorResponses(400, 404) },
       },
     },
-    (request) => getProduct(db, request.params.id),
+    (request) => catalog.getProduct(request.params.id),
   );
 };

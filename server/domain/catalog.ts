@@ -73,6 +73,11 @@ function selectProducts(db: Database) {
     .innerJoin(subcategories, eq(subcategories.id, products.subcategoryId));
 }
 
+const galleryJsonSql = sql<Image[] | string>`coalesce((
+  select json_agg(json_build_object('id', pi.id, 'imageUrl', pi.image_url, 'isPrimary', pi.is_primary, 'altText', pi.alt_text)
+    order by pi.is_primary desc, pi.sort_order, pi.id)
+  from ${productImages} pi where pi.product_id = ${products.id}), '[]'::json)`;
+
 type ProductRecord = Awaited<ReturnType<typeof selectProducts>>[number];
 
 function toProduct(record: ProductRecord, images?: Image[]): Product {
@@ -327,25 +332,19 @@ export async function countProductsByBrand(
   return rows.map((row) => ({ ...row, productCount: Number(row.productCount) }));
 }
 
-async function imagesOf(db: Database, productId: number): Promise<Image[]> {
-  const rows = await db
-    .select({
-      id: productImages.id,
-      imageUrl: productImages.imageUrl,
-      isPrimary: productImages.isPrimary,
-      altText: productImages.altText,
-    })
-    .from(productImages)
-    .where(eq(productImages.productId, productId))
-    .orderBy(desc(productImages.isPrimary), asc(productImages.sortOrder), asc(productImages.id));
-  return rows;
-}
-
 /** One product with all its images. Inactive products are still found: old links and orders point at them. */
 export async function getProduct(db: Database, id: number): Promise<Product> {
-  const [[row], images] = await Promise.all([selectProducts(db).where(eq(products.id, id)), imagesOf(db, id)]);
+  // One round trip: the gallery comes back as a JSON array next to the product row.
+  const [row] = await db
+    .select({ ...productColumns, gallery: galleryJsonSql })
+    .from(products)
+    .innerJoin(brands, eq(brands.id, products.brandId))
+    .innerJoin(categories, eq(categories.id, products.categoryId))
+    .innerJoin(subcategories, eq(subcategories.id, products.subcategoryId))
+    .where(eq(products.id, id));
   if (!row) throw new NotFoundError('Product not found');
-  return toProduct(row, images);
+  const gallery = typeof row.gallery === 'string' ? (JSON.parse(row.gallery) as Image[]) : row.gallery;
+  return toProduct(row, gallery);
 }
 
 /**
