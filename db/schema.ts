@@ -2,16 +2,23 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+
+/** PostgreSQL's full-text search document; written by the database (migration 0004), read only in SQL. */
+const tsvector = customType<{ data: string }>({
+  dataType: () => 'tsvector',
+});
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -202,3 +209,77 @@ export const shopSettings = pgTable('shop_settings', {
 });
 
 export type ContactMessageRow = typeof contactMessages.$inferSelect;
+
+/**
+ * What search reads: one narrow row per product, kept by triggers on products, brands,
+ * categories and subcategories (migration 0004), whichever code writes them.
+ * `title`: the name (weight A), brand, category and subcategory (B) and tag line (C), for
+ * ranking and suggestions. `document`: every word of the title and the description,
+ * without positions, for matching. `codes`: model numbers and the SKU as written and
+ * joined ("VX-HD853" also as vxhd853), kept apart so a two-letter prefix such as "gr" does
+ * not expand over a hundred thousand model numbers. Rows stay small, so counting and
+ * faceting thousands of matches is cheap.
+ */
+export const productSearch = pgTable(
+  'product_search',
+  {
+    productId: integer('product_id')
+      .primaryKey()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    categoryId: integer('category_id').notNull(),
+    brandId: integer('brand_id').notNull(),
+    effectivePriceCents: integer('effective_price_cents').notNull(),
+    isFeatured: boolean('is_featured').notNull(),
+    reviewCount: integer('review_count').notNull(),
+    isActive: boolean('is_active').notNull(),
+    /** lower(name) in byte order: the same A–Z on PGlite and PostgreSQL. */
+    sortName: text('sort_name').notNull(),
+    title: tsvector('title').notNull(),
+    document: tsvector('document').notNull(),
+    codes: tsvector('codes').notNull(),
+  },
+  (t) => [
+    // A small pending list: PGlite has no autovacuum to merge it, so it is merged on insert
+    // every 256 kB, and a search never scans more than that.
+    index('product_search_title_idx').using('gin', t.title).with({ gin_pending_list_limit: 256 }),
+    // The dropdown looks among featured products first: a small index, so "dr" stays cheap.
+    index('product_search_featured_title_idx')
+      .using('gin', t.title)
+      .with({ gin_pending_list_limit: 256 })
+      .where(sql`is_active and is_featured`),
+    index('product_search_document_idx').using('gin', t.document).with({ gin_pending_list_limit: 256 }),
+    index('product_search_codes_idx').using('gin', t.codes).with({ gin_pending_list_limit: 256 }),
+    // Autocomplete walks products best-known first and stops after a handful of matches.
+    index('product_search_popularity_idx')
+      .on(t.isFeatured.desc(), t.reviewCount.desc(), t.productId)
+      .where(sql`is_active`),
+  ],
+);
+
+/**
+ * The catalogue's vocabulary (words of product names, tag lines, descriptions, brands,
+ * categories and subcategories, lower case, no digits) for correcting typos. Filled by triggers (migration
+ * 0004); words are only added, a correction is checked against the products before use.
+ */
+export const searchWords = pgTable(
+  'search_words',
+  {
+    word: text('word').primaryKey(),
+  },
+  (t) => [index('search_words_trgm_idx').using('gin', t.word.op('gin_trgm_ops')).with({ gin_pending_list_limit: 256 })],
+);
+
+/**
+ * Brands and categories as autocomplete suggestions, each with its name's search document.
+ * A copy kept by triggers on brands and categories (migration 0004), small enough to scan.
+ */
+export const searchSuggestions = pgTable(
+  'search_suggestions',
+  {
+    type: text('type').$type<'Brand' | 'Category'>().notNull(),
+    referenceId: integer('reference_id').notNull(),
+    value: text('value').notNull(),
+    document: tsvector('document').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.type, t.referenceId] })],
+);
