@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import {
   isRouteErrorResponse,
   Links,
@@ -5,30 +6,53 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  type ShouldRevalidateFunctionArgs,
+  useLocation,
   useRouteError,
   useRouteLoaderData,
 } from 'react-router';
 import type { Route } from './+types/root';
+import barlowBold from '@fontsource/barlow-condensed/files/barlow-condensed-latin-700-normal.woff2?url';
+import interLatin from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url';
 import './app.css';
+import { NotFoundPage } from './components/not-found-page.tsx';
 import { SiteFooter } from './components/site-footer.tsx';
 import { SiteHeader } from './components/site-header.tsx';
 import { shopContext } from './lib/shop-context.ts';
 
+/** The two fonts the first screen uses, fetched with the HTML so text does not reflow when they arrive. */
+export const links: Route.LinksFunction = () => [
+  { rel: 'preload', href: interLatin, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
+  { rel: 'preload', href: barlowBold, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' },
+];
+
 /**
- * Loads what every page's frame shows: the shop's identity and the category
- * list for the navigation. Both are small and change rarely.
+ * What every page's frame needs: the shop's identity (configuration, no query)
+ * and the categories for the header menus. The categories are not awaited: the
+ * shell goes out at once and the menus stream in with the same document
+ * ('Loading categories...' until then). `{ shop, categories: Promise<{ id, name, slug }[]> }`.
  */
-export async function loader({ context }: Route.LoaderArgs) {
+export function loader({ context }: Route.LoaderArgs) {
   const { shop, catalog } = context.get(shopContext);
-  const categories = await catalog.listCategories();
-  return {
-    shop,
-    categories: categories.map(({ id, name, slug }) => ({ id, name, slug })),
-  };
+  const categories = catalog.listCategories().then((list) => list.map(({ id, name, slug }) => ({ id, name, slug })));
+  return { shop, categories };
+}
+
+/**
+ * The frame's data changes only with configuration or the catalogue, so ordinary
+ * navigations (including GET searches) keep it; an action (sign in, sign out, a
+ * form post) reloads it, as React Router does by default.
+ */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod !== undefined && formMethod.toUpperCase() !== 'GET' ? defaultShouldRevalidate : false;
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
+  useEffect(() => {
+    // Marks the moment React has taken over the page (error pages too): browser tests wait for it.
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return (
     <html lang="en-AU">
       <head>
@@ -64,22 +88,30 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const title = notFound ? 'Page not found' : 'Something went wrong';
-  const detail = notFound
-    ? 'The page you were looking for has moved or no longer exists.'
-    : 'We could not load this page. Please try again in a moment.';
+  const location = useLocation();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
   return (
     <section className="mx-auto max-w-3xl px-4 py-20 text-center">
-      <title>{`${title} | Harbour Tools`}</title>
-      <p className="font-display text-6xl font-bold text-navy-800">
+      <title>Something went wrong | Harbour Tools</title>
+      <p className="font-display text-6xl font-bold text-navy-700" aria-hidden="true">
         {isRouteErrorResponse(error) ? error.status : 500}
       </p>
-      <h1 className="mt-2 font-display text-3xl font-bold">{title}</h1>
-      <p className="mt-3 text-gray-600">{detail}</p>
-      <a href="/" className="mt-8 inline-block rounded bg-accent px-5 py-3 font-semibold text-ink hover:bg-accent-dark">
-        Back to the home page
-      </a>
+      <h1 className="mt-2 font-display text-3xl font-bold uppercase">Something went wrong</h1>
+      <p className="mt-3 text-gray-700">We could not load this page. Please try again in a moment.</p>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        <a
+          href={`${location.pathname}${location.search}`}
+          className="inline-block rounded bg-accent px-5 py-3 font-semibold text-ink hover:bg-accent-dark"
+        >
+          Try again
+        </a>
+        <a
+          href="/"
+          className="inline-block rounded border border-navy-700 px-5 py-3 font-semibold text-navy-700 hover:bg-navy-100"
+        >
+          Back to the home page
+        </a>
+      </div>
     </section>
   );
 }

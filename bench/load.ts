@@ -27,7 +27,7 @@ export async function measureLoad(options: LoadOptions): Promise<LoadResult> {
     duration: options.durationSeconds,
     requests: [
       {
-        setupRequest: (request: { path: string }) => {
+        setupRequest: (request) => {
           request.path = options.paths[next++ % options.paths.length]!;
           return request;
         },

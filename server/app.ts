@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -12,7 +13,9 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { catalogRoutes } from './api/catalog.ts';
+import { contactRoutes } from './api/contact.ts';
 import { healthRoutes } from './api/health.ts';
+import { searchRoutes } from './api/search.ts';
 import type { Config } from './config.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
 import { type StorefrontOptions, storefrontPlugin } from './plugins/storefront.ts';
@@ -48,7 +51,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    disableRequestLogging: config.env === 'test',
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
     bodyLimit: 1_048_576,
   }).withTypeProvider<ZodTypeProvider>();
@@ -62,6 +64,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate('services', createShopServices(database.db, config));
+  // The demo's create-your-kit countdown runs from the shop's first start, so fix its date now;
+  // if the database is not answering yet, the page fixes it on its first visit instead.
+  app.addHook('onReady', async () => {
+    await app.services.kitLaunch.launchDate().catch((error: unknown) => {
+      app.log.warn({ err: error }, 'could not fix the kit launch date at start');
+    });
+  });
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -89,17 +98,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         reply.header('cache-control', 'no-store');
       });
       await api.register(healthRoutes);
+      await api.register(contactRoutes);
       await api.register(async (publicReads) => {
         // Catalogue reads are public and change rarely: let browsers and CDNs reuse them briefly.
         publicReads.addHook('onSend', async (_request, reply) => {
           if (reply.statusCode === 200) reply.header('cache-control', 'public, max-age=60');
         });
         await publicReads.register(catalogRoutes);
+        await publicReads.register(searchRoutes);
       });
     },
     { prefix: '/api' },
   );
 
+  // Uploads and seeded pictures land here; it must exist before the static route is set up.
+  mkdirSync(config.mediaDir, { recursive: true });
   await app.register(fastifyStatic, {
     root: config.mediaDir,
     prefix: '/media/',

@@ -1,38 +1,59 @@
-/** Rounds a rating for display: clamped to 0–5, halves from .5 (spec §9). */
-export function starsFor(rating: number): { full: number; half: boolean } {
-  const clamped = Math.min(5, Math.max(0, Number.isFinite(rating) ? rating : 0));
+/** Clamps a rating to 0–5; anything that is not a finite number counts as 0. */
+export function clampRating(rating: number): number {
+  return Math.min(5, Math.max(0, Number.isFinite(rating) ? rating : 0));
+}
+
+/** Rounds a rating for display: clamped to 0–5, a half star from .5 (spec §9). */
+export function starsFor(rating: number): { full: number; half: boolean; empty: number } {
+  const clamped = clampRating(rating);
   const full = Math.floor(clamped);
-  return { full, half: clamped - full >= 0.5 };
+  const half = clamped - full >= 0.5;
+  return { full, half, empty: 5 - full - (half ? 1 : 0) };
+}
+
+/** What a screen reader hears for the stars: the clamped rating and the number of reviews. */
+export function ratingLabel(rating: number, count: number): string {
+  if (count <= 0) return 'No reviews yet';
+  return `Rated ${clampRating(rating).toFixed(1)} out of 5 from ${count} ${count === 1 ? 'review' : 'reviews'}`;
 }
 
 const STAR_PATH = 'M10 1.5l2.6 5.3 5.9.9-4.2 4.1 1 5.8L10 14.9l-5.3 2.7 1-5.8L1.5 7.7l5.9-.9z';
+/** Five stars side by side, 20 units apart, so a card carries two small SVGs rather than ten. */
+function FiveStars() {
+  return Array.from({ length: 5 }, (_, index) => (
+    <path key={index} d={STAR_PATH} transform={index ? `translate(${index * 20} 0)` : undefined} />
+  ));
+}
 
-/** Five stars with the rating and review count, read out as one phrase. */
-export function RatingStars({ rating, count }: { rating: number; count: number }) {
+const SIZES = { sm: 'h-4 w-20', md: 'h-5 w-25' } as const;
+
+/** How much of the five-star row is gold: whole stars plus half a star when the rating earns one. */
+export function starFillPercent(rating: number): number {
   const { full, half } = starsFor(rating);
-  const label = count > 0 ? `Rated ${rating.toFixed(1)} out of 5 from ${count} reviews` : 'No reviews yet';
+  return (full + (half ? 0.5 : 0)) * 20;
+}
+
+/** Five stars with the review count, read out as one phrase. */
+export function RatingStars({ rating, count, size = 'sm' }: { rating: number; count: number; size?: 'sm' | 'md' }) {
+  const box = SIZES[size];
+  const fill = starFillPercent(rating);
   return (
-    <div className="flex items-center gap-1 text-xs text-gray-600" role="img" aria-label={label}>
-      <span className="flex" aria-hidden="true">
-        {Array.from({ length: 5 }, (_, index) => {
-          const fill = index < full ? 100 : index === full && half ? 50 : 0;
-          return (
-            <span key={index} className="relative h-4 w-4">
-              <svg aria-hidden="true" viewBox="0 0 20 20" className="absolute inset-0 h-4 w-4 fill-gray-300">
-                <path d={STAR_PATH} />
-              </svg>
-              {fill > 0 ? (
-                <span className="absolute inset-y-0 left-0 overflow-hidden" style={{ width: `${fill}%` }}>
-                  <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 fill-[#f5a300]">
-                    <path d={STAR_PATH} />
-                  </svg>
-                </span>
-              ) : null}
-            </span>
-          );
-        })}
+    <div className="flex items-center gap-1 text-xs text-gray-600" role="img" aria-label={ratingLabel(rating, count)}>
+      <span className={`relative block shrink-0 ${box}`} aria-hidden="true">
+        <svg aria-hidden="true" viewBox="0 0 100 20" className={`absolute inset-0 ${box} fill-gray-300`}>
+          <FiveStars />
+        </svg>
+        {fill > 0 ? (
+          <span className="absolute inset-y-0 left-0 overflow-hidden" style={{ width: `${fill}%` }} data-fill={fill}>
+            <svg aria-hidden="true" viewBox="0 0 100 20" className={`${box} max-w-none fill-star`}>
+              <FiveStars />
+            </svg>
+          </span>
+        ) : null}
       </span>
-      <span aria-hidden="true">{count > 0 ? `(${count})` : ''}</span>
+      <span aria-hidden="true" className="tabular">
+        {count > 0 ? `(${count})` : ''}
+      </span>
     </div>
   );
 }

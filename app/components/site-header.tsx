@@ -1,65 +1,151 @@
 import { Link, NavLink } from 'react-router';
 import { formatDollars } from '../../contracts/money.ts';
 import type { ShopInfo } from '../../server/domain/shop.ts';
+import { CartLink } from './cart-link.tsx';
+import { type CategoryList, CategoryMenu } from './category-menu.tsx';
+import { MobileMenu } from './mobile-menu.tsx';
 import { SearchBox } from './search-box.tsx';
+import { SHOP_LINKS } from './shop-links.ts';
 
 interface SiteHeaderProps {
   shop: ShopInfo;
-  categories: { id: number; name: string }[];
+  /** Sorted by name; may still be streaming in, the menus show 'Loading categories...' meanwhile. */
+  categories: CategoryList;
 }
 
-/** Top bar, logo, search, account and cart, and the category bar under them. */
+/** "$100" rather than "$100.00" for whole amounts in promise lines. */
+export function shortDollars(amount: number): string {
+  return Number.isInteger(amount) ? formatDollars(amount).replace(/\.00$/, '') : formatDollars(amount);
+}
+
+export function telHref(phone: string): string {
+  return `tel:${phone.replace(/[^\d+]/g, '')}`;
+}
+
+/** The shop's mark: a yellow H on navy, the same drawing as the favicon. */
+export function ShopLogo({ name, homeLink = false }: { name: string; homeLink?: boolean }) {
+  return (
+    <span className="flex items-center gap-2.5">
+      <svg aria-hidden="true" viewBox="0 0 64 64" className="h-10 w-10 shrink-0">
+        <rect width="64" height="64" rx="12" fill="#ffc20e" />
+        <path d="M18 46V18h7v11h14V18h7v28h-7V35H25v11z" fill="#0f1f36" />
+      </svg>
+      <span className="flex flex-col leading-none">
+        <span className="font-display text-2xl font-bold whitespace-nowrap uppercase tracking-wide sm:text-[1.7rem]">
+          {name}
+          {/* Inside the home link the name reads "Harbour Tools home"; the strapline is decoration. */}
+          {homeLink ? <span className="sr-only"> home</span> : null}
+        </span>
+        <span
+          aria-hidden="true"
+          className="mt-0.5 hidden text-[0.65rem] font-semibold uppercase tracking-[0.2em] text-accent sm:block"
+        >
+          Trade tools &amp; supplies
+        </span>
+      </span>
+    </span>
+  );
+}
+
+/**
+ * Top bar (free delivery promise, phone, store locations), then logo · search ·
+ * login · cart, then the category bar. On a phone: logo, cart and the menu button,
+ * with the search box full width underneath.
+ */
 export function SiteHeader({ shop, categories }: SiteHeaderProps) {
   return (
     <header className="bg-navy-900 text-white">
       <div className="bg-navy-950 text-xs sm:text-sm">
         <div className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 py-1.5">
-          <p>
-            <span className="font-semibold text-accent">Free delivery</span> on orders over{' '}
-            {formatDollars(shop.shipping.freeThreshold).replace('.00', '')}
+          <p className="flex items-center gap-1.5">
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 text-accent" fill="currentColor">
+              <path d="M2 6h11v9h1.5V9H18l3 4v4h-1.8a2.5 2.5 0 0 1-4.9 0H9.7a2.5 2.5 0 0 1-4.9 0H2zm15.5 5h2.3l-1.6-2h-.7z" />
+            </svg>
+            <span>
+              <span className="font-semibold text-accent">Free delivery</span> on orders over{' '}
+              {shortDollars(shop.shipping.freeThreshold)}
+            </span>
           </p>
           <div className="flex items-center gap-4">
-            <a href={`tel:${shop.phone.replace(/[^\d+]/g, '')}`} className="hidden hover:underline sm:inline">
-              Call {shop.phone}
+            <a href={telHref(shop.phone)} className="hidden items-center gap-1.5 hover:underline sm:flex">
+              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 text-accent" fill="currentColor">
+                <path d="M6.6 10.8a15.1 15.1 0 0 0 6.6 6.6l2.2-2.2a1 1 0 0 1 1-.25 11.4 11.4 0 0 0 3.6.57 1 1 0 0 1 1 1V20a1 1 0 0 1-1 1A17 17 0 0 1 3 4a1 1 0 0 1 1-1h3.5a1 1 0 0 1 1 1c0 1.25.2 2.45.57 3.57a1 1 0 0 1-.25 1z" />
+              </svg>
+              <span>
+                <span className="sr-only">Call us on </span>
+                {shop.phone}
+              </span>
             </a>
-            <Link to="/store-locations" className="hover:underline">
-              Store locations
+            <Link to="/store-locations" className="flex items-center gap-1.5 hover:underline">
+              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 text-accent" fill="currentColor">
+                <path d="M12 2a7 7 0 0 0-7 7c0 5.2 7 13 7 13s7-7.8 7-13a7 7 0 0 0-7-7zm0 9.5A2.5 2.5 0 1 1 12 6.5a2.5 2.5 0 0 1 0 5z" />
+              </svg>
+              Store Locations
             </Link>
           </div>
         </div>
       </div>
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3">
-        <Link to="/" className="flex items-center gap-2" aria-label={`${shop.name} home`}>
-          <img src="/favicon.svg" alt="" width={36} height={36} />
-          <span className="font-display text-2xl font-bold uppercase tracking-wide">{shop.name}</span>
+
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-3 px-4 py-3 md:flex-nowrap md:gap-x-6">
+        <Link to="/" className="mr-auto rounded md:mr-0">
+          <ShopLogo name={shop.name} homeLink />
         </Link>
         <div className="order-last w-full md:order-none md:flex-1">
           <SearchBox />
         </div>
-        <nav aria-label="Account" className="ml-auto flex items-center gap-4 text-sm font-semibold md:ml-0">
-          <Link to="/login" className="rounded border border-white/40 px-3 py-2 hover:bg-white/10">
+        <div className="flex items-center gap-1 sm:gap-2">
+          <Link
+            to="/login"
+            className="hidden h-11 items-center gap-2 rounded-md px-3 text-sm font-semibold hover:bg-white/10 sm:flex"
+          >
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="h-6 w-6"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth={1.8}
+            >
+              <circle cx="12" cy="8" r="4" />
+              <path d="M4 21c.8-4 4-6 8-6s7.2 2 8 6" strokeLinecap="round" />
+            </svg>
             Login
           </Link>
-          <Link to="/cart" className="rounded bg-white/10 px-3 py-2 hover:bg-white/20">
-            Cart
-          </Link>
-        </nav>
+          <CartLink />
+          <div className="lg:hidden">
+            <MobileMenu categories={categories} phone={shop.phone} />
+          </div>
+        </div>
       </div>
-      <nav aria-label="Categories" className="border-t border-white/10 bg-navy-800">
-        <ul className="mx-auto flex max-w-7xl gap-1 overflow-x-auto px-4 text-sm whitespace-nowrap">
-          {categories.map((category) => (
-            <li key={category.id}>
-              <NavLink
-                to={`/category/${category.id}`}
-                className={({ isActive }) =>
-                  `block px-3 py-2.5 hover:bg-white/10 ${isActive ? 'bg-white/10 text-accent' : ''}`
-                }
-              >
-                {category.name}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
+
+      <nav aria-label="Categories" className="hidden border-t border-white/10 bg-navy-800 lg:block">
+        <div className="mx-auto flex max-w-7xl items-center gap-2 px-4">
+          <CategoryMenu categories={categories} />
+          <ul className="flex flex-1 items-center text-sm font-medium">
+            {SHOP_LINKS.map((link) => (
+              <li key={link.to}>
+                <NavLink
+                  to={link.to}
+                  prefetch="intent"
+                  className={({ isActive }) =>
+                    `flex h-11 items-center px-3 hover:bg-white/10 ${isActive ? 'text-accent underline underline-offset-8' : ''}`
+                  }
+                >
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <Link
+            to="/membership"
+            className="flex h-11 items-center gap-1.5 px-3 text-sm font-semibold text-accent hover:bg-white/10"
+          >
+            <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="currentColor">
+              <path d="M10 1.5l2.6 5.3 5.9.9-4.2 4.1 1 5.8L10 14.9l-5.3 2.7 1-5.8L1.5 7.7l5.9-.9z" />
+            </svg>
+            Member Deals
+          </Link>
+        </div>
       </nav>
     </header>
   );

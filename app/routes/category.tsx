@@ -1,138 +1,185 @@
-import { data, isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { data, Link } from 'react-router';
 import { idSchema } from '../../contracts/params.ts';
+import { BrandCard } from '../components/brand-card.tsx';
+import { Breadcrumb } from '../components/breadcrumb.tsx';
+import { PageHero } from '../components/page-hero.tsx';
+import { ProductGrid } from '../components/product-grid.tsx';
+import { RouteError } from '../components/route-error.tsx';
+import { ScrollRow } from '../components/scroll-row.tsx';
+import { brandsByProductCount } from '../lib/listing.ts';
+import { nullIfNotFound } from '../lib/not-found.ts';
+import { absoluteUrl, metaDescription, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/category';
 
+/** Best sellers shown under the subcategories. */
+export const CATEGORY_TOP_PRODUCTS = 8;
+
 /**
- * One category: its brands (TOP BRANDS) and its subcategories (SHOP BY SUBCATEGORY).
- * 404 when the id is malformed or unknown.
+ * One category: its brands by product count (TOP BRANDS), its subcategories
+ * (SHOP BY SUBCATEGORY) and its best sellers. 404 when the id is malformed or unknown;
+ * any other failure is 'Failed to load category data' (error boundary).
  */
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = idSchema.safeParse(params.categoryId);
   if (!id.success) throw data(null, { status: 404 });
-  const { catalog } = context.get(shopContext);
-  const category = await catalog.getCategory(id.data).catch(() => null);
+  const { catalog, shop } = context.get(shopContext);
+  const category = await catalog.getCategory(id.data).catch(nullIfNotFound);
   if (!category) throw data(null, { status: 404 });
-  const [brands, subcategories] = await Promise.all([
-    catalog.listBrands({ categoryId: category.id, includeImages: true }),
+  const [allBrands, brandCounts, subcategories, topProducts] = await Promise.all([
+    catalog.listBrands(),
+    catalog.countProductsByBrand({ categoryId: category.id }),
     catalog.listSubcategories({ categoryId: category.id, includeImages: true }),
+    catalog.listProducts({ categoryId: category.id, sort: 'featured', page: 1, limit: CATEGORY_TOP_PRODUCTS }),
   ]);
-  return { category, brands, subcategories };
+  return {
+    category,
+    // Counted from the products (grouped), biggest range in this category first; brands without any are left out.
+    brands: brandsByProductCount(
+      allBrands.map(({ id, name, logoUrl }) => ({ id, name, logoUrl })),
+      brandCounts,
+    ).filter((brand) => brand.productCount > 0),
+    subcategories,
+    topProducts: topProducts.items,
+    productCount: topProducts.totalCount,
+    origin: publicOrigin(shop, request),
+    shopName: shop.name,
+  };
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
   if (!loaderData) return [{ title: 'Category not found | Harbour Tools' }];
-  const { category } = loaderData;
-  return [
-    { title: `${category.name} | Harbour Tools` },
-    { name: 'description', content: category.description || `Shop ${category.name} at Harbour Tools.` },
-  ];
+  const { category, origin, shopName, subcategories } = loaderData;
+  const names = subcategories.map((subcategory) => subcategory.name.toLowerCase()).join(', ');
+  return pageMeta({
+    title: `${category.name} | ${shopName}`,
+    description: metaDescription(
+      `${category.description || `Shop ${category.name} at ${shopName}.`}${names ? ` Shop ${names}.` : ''}`,
+    ),
+    canonical: absoluteUrl(origin, `/category/${category.id}`),
+    image: category.imageUrl ? absoluteUrl(origin, category.imageUrl) : null,
+    siteName: shopName,
+  });
 }
 
 export default function CategoryPage({ loaderData }: Route.ComponentProps) {
-  const { category, brands, subcategories } = loaderData;
+  const { category, brands, subcategories, topProducts, productCount, origin } = loaderData;
   return (
-    <div className="mx-auto max-w-7xl px-4 py-8">
-      <nav aria-label="Breadcrumb" className="text-sm text-gray-600">
-        <ol className="flex gap-2">
-          <li>
-            <Link to="/" className="hover:underline">
-              Home
-            </Link>
-          </li>
-          <li aria-hidden="true">/</li>
-          <li aria-current="page" className="font-semibold text-ink">
-            {category.name}
-          </li>
-        </ol>
-      </nav>
-      <h1 className="mt-4 font-display text-4xl font-bold uppercase">{category.name}</h1>
-      {category.description ? <p className="mt-2 max-w-3xl text-gray-700">{category.description}</p> : null}
+    <div className="mx-auto max-w-7xl px-4 pt-4 pb-12">
+      <Breadcrumb origin={origin} items={[{ label: category.name }]} />
+      <div className="mt-4">
+        <PageHero title={category.name} description={category.description} imageUrl={category.imageUrl}>
+          <p className="mt-4 text-sm text-gray-200">
+            <strong className="tabular text-white">{productCount.toLocaleString('en-AU')}</strong> products ·{' '}
+            <strong className="tabular text-white">{subcategories.length}</strong> subcategories ·{' '}
+            <strong className="tabular text-white">{brands.length}</strong> brands
+          </p>
+          <Link
+            to={`/products?category=${category.id}`}
+            className="mt-5 inline-block rounded bg-accent px-5 py-2.5 font-semibold text-ink hover:bg-accent-dark"
+          >
+            Shop all {category.name}
+          </Link>
+        </PageHero>
+      </div>
 
       <section aria-labelledby="top-brands" className="mt-10">
-        <h2 id="top-brands" className="font-display text-2xl font-bold uppercase">
+        <h2 id="top-brands" className="font-display text-2xl font-bold uppercase sm:text-3xl">
           Top Brands
         </h2>
-        <ul className="mt-4 flex gap-4 overflow-x-auto pb-2">
-          {brands.map((brand) => (
-            <li key={brand.id} className="shrink-0">
-              <Link
-                to={`/brand/${brand.id}`}
-                className="flex h-20 w-40 items-center justify-center rounded-lg border border-gray-200 bg-white p-2 hover:shadow-md"
-              >
-                {brand.logoUrl ? (
-                  <img
-                    src={brand.logoUrl}
-                    alt={brand.name}
-                    width={160}
-                    height={64}
-                    loading="lazy"
-                    className="max-h-14 w-auto"
-                  />
-                ) : (
-                  brand.name
-                )}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        {brands.length === 0 ? (
+          <p className="mt-4 text-gray-700">No brands are listed in {category.name} yet.</p>
+        ) : (
+          <ScrollRow label={`${category.name} brands`} className="mt-4">
+            {brands.map((brand) => (
+              <li key={brand.id} className="w-40 shrink-0 snap-start sm:w-48">
+                <BrandCard
+                  brand={brand}
+                  href={`/products?category=${category.id}&brand=${brand.id}`}
+                  countSuffix={`in ${category.name}`}
+                />
+              </li>
+            ))}
+          </ScrollRow>
+        )}
       </section>
 
       <section aria-labelledby="shop-by-subcategory" className="mt-10">
-        <h2 id="shop-by-subcategory" className="font-display text-2xl font-bold uppercase">
+        <h2 id="shop-by-subcategory" className="font-display text-2xl font-bold uppercase sm:text-3xl">
           Shop by Subcategory
         </h2>
         {subcategories.length === 0 ? (
-          <p className="mt-4 text-gray-700">No subcategories found for this category.</p>
+          <p className="mt-4 rounded-lg border border-dashed border-gray-300 bg-gray-50 px-6 py-10 text-center text-gray-700">
+            No subcategories found for this category.
+          </p>
         ) : (
-          <ul className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
+          <ul className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 lg:grid-cols-4">
             {subcategories.map((subcategory) => (
               <li key={subcategory.id}>
                 <Link
                   to={`/category/${category.id}/subcategory/${subcategory.id}`}
-                  className="block overflow-hidden rounded-lg border border-gray-200 bg-white hover:shadow-md"
+                  className="group flex h-full flex-col overflow-hidden rounded-lg border border-gray-200 bg-white transition-shadow hover:border-gray-300 hover:shadow-md"
                 >
                   {subcategory.imageUrl ? (
                     <img
                       src={subcategory.imageUrl}
                       alt=""
-                      width={300}
-                      height={200}
+                      width={1200}
+                      height={800}
                       loading="lazy"
-                      className="aspect-[3/2] w-full object-cover"
+                      decoding="async"
+                      className="aspect-[3/2] w-full bg-gray-100 object-cover"
                     />
-                  ) : null}
-                  <span className="block px-3 pt-2 font-semibold">{subcategory.name}</span>
-                  <span className="block px-3 pb-2 text-sm text-gray-600">{subcategory.productCount} products</span>
+                  ) : (
+                    <span className="block aspect-[3/2] w-full bg-gray-100" />
+                  )}
+                  <span className="flex flex-1 flex-col gap-0.5 border-t border-gray-100 px-3 py-2.5">
+                    <span className="font-semibold leading-snug group-hover:underline">{subcategory.name}</span>
+                    <span className="text-sm text-gray-600">
+                      <span className="tabular">{subcategory.productCount}</span>{' '}
+                      {subcategory.productCount === 1 ? 'product' : 'products'}
+                    </span>
+                  </span>
                 </Link>
               </li>
             ))}
           </ul>
         )}
       </section>
+
+      {topProducts.length > 0 ? (
+        <section aria-labelledby="category-best-sellers" className="mt-12">
+          <div className="flex items-baseline justify-between gap-4">
+            <h2 id="category-best-sellers" className="font-display text-2xl font-bold uppercase sm:text-3xl">
+              Popular in {category.name}
+            </h2>
+            <Link
+              to={`/products?category=${category.id}`}
+              className="shrink-0 text-sm font-semibold text-navy-700 hover:underline"
+            >
+              View all <span className="sr-only">{category.name}</span>
+            </Link>
+          </div>
+          <div className="mt-4">
+            <ProductGrid
+              products={topProducts}
+              hrefFor={(product) =>
+                `/category/${category.id}/subcategory/${product.subcategoryId}/product/${product.id}`
+              }
+            />
+          </div>
+        </section>
+      ) : null}
     </div>
   );
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <section className="mx-auto max-w-3xl px-4 py-20 text-center">
-        <h1 className="font-display text-3xl font-bold">Category not found</h1>
-        <p className="mt-3 text-gray-600">
-          This category does not exist. Browse all our categories from the home page.
-        </p>
-        <Link to="/" className="mt-6 inline-block rounded bg-accent px-5 py-3 font-semibold text-ink">
-          Back to the home page
-        </Link>
-      </section>
-    );
-  }
   return (
-    <section className="mx-auto max-w-3xl px-4 py-20 text-center">
-      <h1 className="font-display text-3xl font-bold">Failed to load category data</h1>
-      <p className="mt-3 text-gray-600">Please check your connection and try again.</p>
-    </section>
+    <RouteError
+      notFoundTitle="Category not found"
+      notFoundDetail="This category does not exist or has moved. Try a search, or start from one of these."
+      failureTitle="Failed to load category data"
+    />
   );
 }

@@ -1,157 +1,342 @@
-import { Link } from 'react-router';
+import { Suspense } from 'react';
+import { Await, isRouteErrorResponse, Link, useRouteError, useRouteLoaderData } from 'react-router';
+import type { Product } from '../../contracts/catalog.ts';
+import { formatDollars } from '../../contracts/money.ts';
+import { BrandSlider } from '../components/brand-slider.tsx';
+import { CategorySlider } from '../components/category-slider.tsx';
+import { type HeroSlide, HeroSlider } from '../components/hero-slider.tsx';
 import { ProductCard } from '../components/product-card.tsx';
+import { MemberDealsBanner, PromoBanner } from '../components/promo-banner.tsx';
+import { absoluteUrl, metaDescription, pageMeta, publicOrigin, storeJsonLd } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
+import type { loader as rootLoader } from '../root.tsx';
 import type { Route } from './+types/home';
 
 export const HOME_FEATURED_COUNT = 4;
 export const HOME_COLLECTION_COUNT = 8;
 export const HOME_BRAND_COUNT = 8;
+/** Subcategory links under each department in the main category navigation. */
+export const HOME_SUBCATEGORY_LINKS = 5;
+
+interface Department {
+  id: number;
+  name: string;
+  imageUrl: string | null;
+  productCount: number;
+  subcategories: { id: number; name: string; productCount: number }[];
+  subcategoryCount: number;
+}
 
 /**
- * Home page data: categories with pictures, the first brands, featured products
- * and a collection of new arrivals. All critical: the page is useless without them.
+ * Home page data. Awaited (the page is built around them): the first 8 brands,
+ * 4 featured products, the 8 newest products and one product each for the deal,
+ * clearance and redemption promotions with their counts. Streamed (`departments`,
+ * a promise): every category with its picture, product count and busiest
+ * subcategories, for the category slider and the main category navigation,
+ * which show skeletons until it arrives. `origin` is for the canonical URL.
  */
-export async function loader({ context }: Route.LoaderArgs) {
-  const { catalog } = context.get(shopContext);
-  const [categories, brands, featured, collection] = await Promise.all([
-    catalog.listCategories({ includeImages: true }),
-    catalog.listBrands({ includeImages: true }),
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { catalog, shop } = context.get(shopContext);
+  const departments: Promise<Department[]> = Promise.all([catalog.listCategories(), catalog.listSubcategories()]).then(
+    ([categories, subcategories]) =>
+      categories.map((category) => {
+        const own = subcategories.filter((subcategory) => subcategory.categoryId === category.id);
+        return {
+          id: category.id,
+          name: category.name,
+          imageUrl: category.imageUrl,
+          productCount: category.productCount ?? 0,
+          subcategoryCount: own.length,
+          subcategories: own
+            .toSorted((a, b) => b.productCount - a.productCount || a.name.localeCompare(b.name))
+            .slice(0, HOME_SUBCATEGORY_LINKS)
+            .map(({ id, name, productCount }) => ({ id, name, productCount })),
+        };
+      }),
+  );
+  const first = { page: 1, limit: 1, sort: 'featured' } as const;
+  const [brands, featured, collection, deals, clearance, redemption] = await Promise.all([
+    catalog.listBrands(),
     catalog.listProducts({ featured: true, sort: 'featured', page: 1, limit: HOME_FEATURED_COUNT }),
     catalog.listProducts({ sort: 'newest', page: 1, limit: HOME_COLLECTION_COUNT }),
+    catalog.listProducts({ ...first, onSale: true, inStock: true }),
+    catalog.listProducts({ ...first, isClearance: true, inStock: true }),
+    catalog.listProducts({ ...first, isRedemption: true, inStock: true }),
   ]);
   return {
-    categories,
-    brands: brands.slice(0, HOME_BRAND_COUNT),
+    origin: publicOrigin(shop, request),
+    departments,
+    brandCount: brands.length,
+    brands: brands
+      .slice(0, HOME_BRAND_COUNT)
+      .map(({ id, name, logoUrl, productCount }) => ({ id, name, logoUrl, productCount })),
     featured: featured.items,
     collection: collection.items,
+    deal: { product: deals.items[0] ?? null, count: deals.totalCount },
+    clearance: { product: clearance.items[0] ?? null, count: clearance.totalCount },
+    redemption: { product: redemption.items[0] ?? null, count: redemption.totalCount },
   };
 }
 
-export function meta({ matches }: Route.MetaArgs) {
-  const shopName = matches[0]?.loaderData?.shop.name ?? 'Harbour Tools';
-  return [
-    { title: `${shopName} | Power tools, hand tools and site gear in Sydney` },
-    {
-      name: 'description',
-      content: `${shopName}: power tools, hand tools, measuring, welding, safety gear and more, delivered Australia-wide or ready to collect in Sydney.`,
-    },
-  ];
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  const shop = matches[0]?.loaderData?.shop;
+  const shopName = shop?.name ?? 'Harbour Tools';
+  return pageMeta({
+    title: `${shopName} | Power tools, hand tools and site gear in Sydney`,
+    description: metaDescription(
+      `${shopName}: power tools, hand tools, measuring, welding, safety gear and more from trusted trade brands, delivered Australia-wide or ready to collect in Sydney.`,
+    ),
+    canonical: loaderData ? absoluteUrl(loaderData.origin, '/') : undefined,
+    siteName: shopName,
+    jsonLd: shop && loaderData ? [storeJsonLd(shop, loaderData.origin)] : [],
+  });
+}
+
+function picture(product: Product | null): HeroSlide['image'] {
+  return product?.imageUrl ? { src: product.imageUrl, alt: product.name } : null;
+}
+
+/** The hero's slides, each built from live catalogue data and linking into it. */
+function heroSlides(data: Route.ComponentProps['loaderData']): HeroSlide[] {
+  const { deal, clearance, collection, featured, brands, brandCount } = data;
+  const slides: HeroSlide[] = [];
+  const dealProduct = deal.product;
+  if (dealProduct && dealProduct.discountPrice !== null) {
+    slides.push({
+      key: 'deals',
+      eyebrow: 'On sale now',
+      title: 'Trade deals on the tools you use',
+      text: `${dealProduct.name}, now ${formatDollars(dealProduct.discountPrice)}, and ${deal.count} more products marked down.`,
+      cta: { to: '/deals', label: 'Shop Deals' },
+      secondary: { to: `/product/${dealProduct.id}`, label: 'View this deal' },
+      image: picture(dealProduct),
+      badge: `Save ${formatDollars(dealProduct.price - dealProduct.discountPrice).replace(/\.00$/, '')}`,
+      tone: 'navy',
+    });
+  }
+  const newest = collection[0];
+  if (newest) {
+    slides.push({
+      key: 'new',
+      eyebrow: 'Just landed',
+      title: 'New gear for the job',
+      text: `The latest lines are in, starting with the ${newest.name} from ${newest.brandName}.`,
+      cta: { to: '/new-arrivals', label: 'Shop New Arrivals' },
+      secondary: { to: `/product/${newest.id}`, label: 'See what’s new' },
+      image: picture(newest),
+      tone: 'steel',
+    });
+  }
+  const brandNames = brands.map((brand) => brand.name);
+  slides.push({
+    key: 'brands',
+    eyebrow: `${brandCount} trade brands`,
+    title: 'The brands the trades trust',
+    text: `${brandNames.slice(0, 3).join(', ')} and more: cordless platforms, hand tools and site gear under one roof.`,
+    cta: { to: '/shop-by-brand', label: 'Shop by Brand' },
+    image: picture(featured[0] ?? newest ?? null),
+    tone: 'navy',
+  });
+  if (clearance.product) {
+    slides.push({
+      key: 'clearance',
+      eyebrow: 'Clearance',
+      title: 'Last chance prices',
+      text: `${clearance.count} lines marked down to clear. When they are gone, they are gone.`,
+      cta: { to: '/clearance', label: 'Shop Clearance' },
+      image: picture(clearance.product),
+      tone: 'red',
+    });
+  }
+  return slides;
+}
+
+function SectionHeading({ id, title, more }: { id: string; title: string; more?: { to: string; label: string } }) {
+  return (
+    <div className="flex items-end justify-between gap-4 border-b-2 border-gray-200">
+      <h2
+        id={id}
+        className="-mb-0.5 border-b-4 border-accent pb-2 font-display text-2xl font-bold uppercase sm:text-3xl"
+      >
+        {title}
+      </h2>
+      {more ? (
+        <Link
+          to={more.to}
+          className="mb-2 flex shrink-0 items-center gap-1 text-sm font-semibold text-navy-700 hover:underline"
+        >
+          {more.label}
+          <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="currentColor">
+            <path d="M7.3 4.3a1 1 0 0 1 1.4 0l5 5a1 1 0 0 1 0 1.4l-5 5a1 1 0 1 1-1.4-1.4L11.6 10 7.3 5.7a1 1 0 0 1 0-1.4z" />
+          </svg>
+        </Link>
+      ) : null}
+    </div>
+  );
+}
+
+function ProductGrid({ products }: { products: Product[] }) {
+  if (products.length === 0) {
+    return <p className="mt-6 text-gray-600">No products available at the moment. Check back soon.</p>;
+  }
+  return (
+    <ul className="mt-6 grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 lg:grid-cols-4">
+      {products.map((product) => (
+        <li key={product.id}>
+          <ProductCard product={product} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The main category navigation: every department with its busiest subcategories. */
+function DepartmentGrid({ departments }: { departments: Department[] }) {
+  if (departments.length === 0) return <p className="mt-6 text-gray-600">No categories available</p>;
+  return (
+    <ul className="mt-6 grid grid-cols-2 gap-3 lg:grid-cols-4">
+      {departments.map((department) => (
+        <li key={department.id} className="flex flex-col rounded-lg border border-gray-200 bg-white p-3 sm:p-4">
+          <h3 className="font-display text-lg leading-tight font-bold uppercase sm:text-xl">
+            <Link to={`/category/${department.id}`} className="hover:text-navy-700 hover:underline">
+              {department.name}
+            </Link>
+          </h3>
+          <p className="tabular text-xs text-gray-600">{department.productCount} products</p>
+          {/* On a phone the department names are enough; the subcategory lists would make the page endless. */}
+          <ul className="mt-3 hidden flex-1 space-y-1.5 text-sm sm:block">
+            {department.subcategories.map((subcategory) => (
+              <li key={subcategory.id}>
+                <Link
+                  to={`/category/${department.id}/subcategory/${subcategory.id}`}
+                  className="text-gray-800 hover:text-navy-700 hover:underline"
+                >
+                  {subcategory.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <Link
+            to={`/category/${department.id}`}
+            className="mt-3 hidden text-sm font-semibold text-navy-700 hover:underline sm:block"
+          >
+            All {department.subcategoryCount}
+            <span className="sr-only"> {department.name}</span> subcategories
+            <span aria-hidden="true"> →</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function DepartmentSkeleton() {
+  return (
+    <ul aria-hidden="true" className="mt-6 grid grid-cols-2 gap-3 lg:grid-cols-4">
+      {Array.from({ length: 8 }, (_, index) => (
+        <li key={index} className="h-24 animate-pulse rounded-lg border border-gray-200 bg-gray-100 sm:h-[15.5rem]" />
+      ))}
+    </ul>
+  );
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { categories, brands, featured, collection } = loaderData;
+  const { departments, brands, featured, collection, clearance, redemption } = loaderData;
+  const shopName = useRouteLoaderData<typeof rootLoader>('root')?.shop.name ?? 'Harbour Tools';
   return (
     <>
-      <section className="bg-gradient-to-br from-navy-900 to-navy-700 text-white">
-        <div className="mx-auto max-w-7xl px-4 py-14 sm:py-20">
-          <p className="font-display text-lg font-semibold uppercase tracking-widest text-accent">Trade-grade gear</p>
-          <h1 className="mt-2 max-w-2xl font-display text-4xl font-bold uppercase leading-tight sm:text-6xl">
-            Tools that turn up to work every day
-          </h1>
-          <p className="mt-4 max-w-xl text-lg text-gray-200">
-            {categories.reduce((sum, category) => sum + (category.productCount ?? 0), 0).toLocaleString('en-AU')}{' '}
-            products from {brands.length}+ brands, with same-day dispatch from our Sydney store.
-          </p>
-          <Link
-            to="/products"
-            className="mt-8 inline-block rounded bg-accent px-6 py-3 font-semibold text-ink hover:bg-accent-dark"
-          >
-            Shop all products
-          </Link>
-        </div>
-      </section>
+      <h1 className="sr-only">{`${shopName}: tools and trade supplies for Sydney and Australia`}</h1>
+      <HeroSlider slides={heroSlides(loaderData)} />
 
-      <section className="mx-auto max-w-7xl px-4 pt-12" aria-labelledby="categories-heading">
-        <h2 id="categories-heading" className="font-display text-3xl font-bold uppercase">
-          Shop by category
-        </h2>
-        <ul className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6">
-          {categories.map((category) => (
-            <li key={category.id}>
-              <Link
-                to={`/category/${category.id}`}
-                className="block overflow-hidden rounded-lg border border-gray-200 bg-white hover:shadow-md"
-              >
-                {category.imageUrl ? (
-                  <img
-                    src={category.imageUrl}
-                    alt=""
-                    width={300}
-                    height={200}
-                    loading="lazy"
-                    className="aspect-[3/2] w-full object-cover"
-                  />
-                ) : null}
-                <span className="block px-3 py-2 text-sm font-semibold">{category.name}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <div className="mx-auto max-w-7xl space-y-12 px-4 pt-10 sm:space-y-14">
+        <section aria-labelledby="brands-heading">
+          <SectionHeading id="brands-heading" title="Top Brands" more={{ to: '/shop-by-brand', label: 'All brands' }} />
+          <div className="mt-5">
+            <BrandSlider brands={brands} />
+          </div>
+        </section>
 
-      <ProductSection title="Featured products" products={featured} moreHref="/products?featured=true" />
+        <section aria-labelledby="categories-heading">
+          <SectionHeading id="categories-heading" title="Shop by Category" />
+          <div className="mt-5">
+            <CategorySlider categories={departments} />
+          </div>
+        </section>
 
-      <section className="mx-auto max-w-7xl px-4 pt-12" aria-labelledby="brands-heading">
-        <h2 id="brands-heading" className="font-display text-3xl font-bold uppercase">
-          Top brands
-        </h2>
-        <ul className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-4 lg:grid-cols-8">
-          {brands.map((brand) => (
-            <li key={brand.id}>
-              <Link
-                to={`/brand/${brand.id}`}
-                className="flex h-20 items-center justify-center rounded-lg border border-gray-200 bg-white p-2 hover:shadow-md"
-              >
-                {brand.logoUrl ? (
-                  <img
-                    src={brand.logoUrl}
-                    alt={brand.name}
-                    width={160}
-                    height={64}
-                    loading="lazy"
-                    className="max-h-14 w-auto"
-                  />
-                ) : (
-                  <span className="font-semibold">{brand.name}</span>
-                )}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </section>
+        <section aria-labelledby="departments-heading" id="categories">
+          <SectionHeading
+            id="departments-heading"
+            title="Browse Departments"
+            more={{ to: '/products', label: 'All products' }}
+          />
+          <Suspense fallback={<DepartmentSkeleton />}>
+            <Await resolve={departments} errorElement={null}>
+              {(list) => <DepartmentGrid departments={list} />}
+            </Await>
+          </Suspense>
+        </section>
 
-      <ProductSection title="New arrivals" products={collection} moreHref="/new-arrivals" />
+        <section aria-labelledby="collection-heading">
+          <SectionHeading
+            id="collection-heading"
+            title="New Arrivals"
+            more={{ to: '/new-arrivals', label: 'View all' }}
+          />
+          <ProductGrid products={collection} />
+        </section>
+
+        <section aria-label="Promotions" className="grid gap-4 md:grid-cols-2">
+          <PromoBanner
+            tone="red"
+            eyebrow="While stocks last"
+            title="Clearance"
+            text={`${clearance.count} lines marked down to clear. Grab them before they are gone.`}
+            cta={{ to: '/clearance', label: 'Shop Clearance' }}
+            image={picture(clearance.product)}
+          />
+          <PromoBanner
+            tone="yellow"
+            eyebrow="Rewards"
+            title="Redeem your points"
+            text={`Turn member points into tools: ${redemption.count} products ready to redeem.`}
+            cta={{ to: '/redemption', label: 'Browse Rewards' }}
+            image={picture(redemption.product)}
+          />
+        </section>
+
+        <section aria-labelledby="featured-heading">
+          <SectionHeading
+            id="featured-heading"
+            title="Featured Products"
+            more={{ to: '/featured', label: 'View all' }}
+          />
+          <ProductGrid products={featured} />
+        </section>
+
+        <MemberDealsBanner shopName={shopName} />
+      </div>
     </>
   );
 }
 
-function ProductSection({
-  title,
-  products,
-  moreHref,
-}: {
-  title: string;
-  products: Route.ComponentProps['loaderData']['featured'];
-  moreHref: string;
-}) {
-  const headingId = `${title.toLowerCase().replaceAll(' ', '-')}-heading`;
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
   return (
-    <section className="mx-auto max-w-7xl px-4 pt-12" aria-labelledby={headingId}>
-      <div className="flex items-baseline justify-between">
-        <h2 id={headingId} className="font-display text-3xl font-bold uppercase">
-          {title}
-        </h2>
-        <Link to={moreHref} className="text-sm font-semibold text-navy-700 hover:underline">
-          View all
-        </Link>
+    <section className="mx-auto max-w-3xl px-4 py-20 text-center">
+      <title>Something went wrong | Harbour Tools</title>
+      <h1 className="font-display text-3xl font-bold uppercase">We could not load the home page</h1>
+      <p className="mt-3 text-gray-700">
+        Something went wrong on our side ({status}). Please try again in a moment, or browse all products.
+      </p>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        <a href="/" className="rounded bg-accent px-5 py-3 font-semibold text-ink hover:bg-accent-dark">
+          Try again
+        </a>
+        <a href="/products" className="rounded border border-navy-700 px-5 py-3 font-semibold text-navy-700">
+          All products
+        </a>
       </div>
-      <ul className="mt-6 grid grid-cols-2 gap-4 md:grid-cols-4">
-        {products.map((product) => (
-          <li key={product.id}>
-            <ProductCard product={product} />
-          </li>
-        ))}
-      </ul>
     </section>
   );
 }

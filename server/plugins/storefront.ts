@@ -44,6 +44,8 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
       wildcard: false,
       decorateReply: false,
       allowedPath: (path) => !path.startsWith('/assets/'),
+      // With wildcard: false every file becomes a route; assets/ already has its own (immutable) routes above.
+      globIgnore: ['assets/**'],
       maxAge: '1h',
     });
   } else {
@@ -68,7 +70,7 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
       const entry = build.entry.module as unknown as StorefrontEntryModule;
       const context = new RouterContextProvider();
       context.set(entry.shopContext, app.services);
-      const response = await createRequestHandler(build, mode)(toWebRequest(request, app), context);
+      const response = await createRequestHandler(build, mode)(toWebRequest(request, reply, app), context);
       return sendWebResponse(reply, response);
     };
     pages.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler: handle });
@@ -76,7 +78,7 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
   });
 }
 
-function toWebRequest(request: FastifyRequest, app: FastifyInstance): Request {
+function toWebRequest(request: FastifyRequest, reply: FastifyReply, app: FastifyInstance): Request {
   const origin = app.config.publicUrl ?? `${request.protocol}://${request.host}`;
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
@@ -84,8 +86,10 @@ function toWebRequest(request: FastifyRequest, app: FastifyInstance): Request {
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   const controller = new AbortController();
-  request.raw.once('close', () => {
-    if (!request.raw.complete || request.raw.destroyed) controller.abort();
+  // A request stream closes as soon as its body has been read (so every form post looked aborted
+  // to React Router, which answered 500): the client has left only if the response closes unfinished.
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
   });
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
   return new Request(new URL(request.url, origin), {

@@ -1,0 +1,305 @@
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import {
+  type ListingOptions,
+  type ListingState,
+  listingSearch,
+  parseListingSearch,
+  RATING_OPTIONS,
+} from '../../contracts/listing.ts';
+import type { BrandFacet } from '../lib/listing.ts';
+import { useHydrated } from '../lib/use-hydrated.ts';
+
+interface ProductFiltersProps {
+  /** The form's id: the sort select in the toolbar joins the form through it. */
+  formId: string;
+  /** What the page shows now (from the URL)… */
+  state: ListingState;
+  /** …and what it will show once the navigation in flight lands, so ticks never flicker back. */
+  pendingState: ListingState;
+  options: ListingOptions;
+  brands: BrandFacet[];
+  /** Offered only on /products and /shop. */
+  categories?: readonly { id: number; name: string }[];
+  /** Called after a change is applied (the phone drawer closes on "Apply"). */
+  onApplied?: (source: 'auto' | 'button') => void;
+}
+
+const STAR_PATH = 'M10 1.5l2.6 5.3 5.9.9-4.2 4.1 1 5.8L10 14.9l-5.3 2.7 1-5.8L1.5 7.7l5.9-.9z';
+
+/** URLSearchParams from a submitted form, the same pairs a browser would put in a GET URL. */
+function formSearchParams(form: HTMLFormElement, submitter: HTMLElement | null): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of new FormData(form, submitter)) {
+    if (typeof value === 'string') params.append(key, value);
+  }
+  return params;
+}
+
+/**
+ * Submit handler of a listing form (filters, or the brand page's sort): reads the form as a
+ * browser would for a GET, validates it with the shared schema and navigates to the canonical URL.
+ */
+export function useListingSubmit(
+  options: ListingOptions,
+  callbacks: { onInvalid?: (message: string) => void; onApplied?: (submitter: HTMLElement | null) => void } = {},
+) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  return (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const parsed = parseListingSearch(formSearchParams(event.currentTarget, submitter), options);
+    if (!parsed.success) {
+      callbacks.onInvalid?.(Object.values(parsed.errors).flat().join(' '));
+      return;
+    }
+    navigate(
+      { pathname: location.pathname, search: listingSearch(parsed.state, options) },
+      { preventScrollReset: true },
+    );
+    callbacks.onApplied?.(submitter);
+  };
+}
+
+/**
+ * The listing's filters as a plain GET form: without JavaScript it submits to the same URL
+ * and the loader tidies the query; with JavaScript ticks and rating buttons apply at once,
+ * price applies on Enter or "Apply", and the URL is written in canonical form directly.
+ * Leaving `page` out of the form is what sends every change back to page 1.
+ */
+export function ProductFilters({
+  formId,
+  state,
+  pendingState,
+  options,
+  brands,
+  categories,
+  onApplied,
+}: ProductFiltersProps) {
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const formRef = useRef<HTMLFormElement>(null);
+  const minRef = useRef<HTMLInputElement>(null);
+  const maxRef = useRef<HTMLInputElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  const ids = useId();
+
+  // Typed prices are left alone while the shopper edits; a new URL (back button, "Clear all") resets them.
+  useEffect(() => {
+    if (minRef.current) minRef.current.value = state.minPrice?.toString() ?? '';
+    if (maxRef.current) maxRef.current.value = state.maxPrice?.toString() ?? '';
+    setError(null);
+  }, [state.minPrice, state.maxPrice]);
+
+  // Ticks and the category are uncontrolled, so a click shows at once and focus stays put; they follow
+  // the URL (or the navigation on its way) whenever it changes by other means: a chip, "Clear all", Back.
+  const pendingBrands = pendingState.brandIds.join(',');
+  const pendingCategory = pendingState.categoryId;
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const chosen = new Set(pendingBrands.split(','));
+    for (const box of form.querySelectorAll<HTMLInputElement>('input[name="brand"]'))
+      box.checked = chosen.has(box.value);
+    const category = form.querySelector<HTMLSelectElement>('select[name="category"]');
+    if (category) category.value = pendingCategory?.toString() ?? '';
+  }, [pendingBrands, pendingCategory]);
+
+  const handleSubmit = useListingSubmit(options, {
+    onInvalid: setError,
+    onApplied: (submitter) => {
+      setError(null);
+      onApplied?.(submitter?.dataset.apply === 'close' ? 'button' : 'auto');
+    },
+  });
+
+  const autoSubmit = () => formRef.current?.requestSubmit();
+  const activeRating = pendingState.rating;
+
+  return (
+    <form
+      ref={formRef}
+      id={formId}
+      method="get"
+      action={location.pathname}
+      onSubmit={handleSubmit}
+      noValidate
+      className="divide-y divide-gray-200"
+    >
+      {categories ? (
+        <div className="pb-5">
+          <label htmlFor={`${ids}-category`} className="font-display text-lg font-bold uppercase tracking-wide">
+            Category
+          </label>
+          <select
+            id={`${ids}-category`}
+            name="category"
+            defaultValue={state.categoryId?.toString() ?? ''}
+            onChange={autoSubmit}
+            className="mt-2 block w-full rounded border border-gray-300 bg-white px-3 py-2 text-sm"
+          >
+            <option value="">All categories</option>
+            {categories.map((category) => (
+              <option key={category.id} value={category.id}>
+                {category.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+
+      <div className={categories ? 'py-5' : 'pb-5'}>
+        <fieldset>
+          <legend className="font-display text-lg font-bold uppercase tracking-wide">Price</legend>
+          <div className="mt-2 flex items-end gap-2">
+            <div className="min-w-0 flex-1">
+              <label htmlFor={`${ids}-min`} className="block text-xs font-semibold text-gray-700">
+                Min price
+              </label>
+              <div className="relative mt-1">
+                <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-2 flex items-center">
+                  $
+                </span>
+                <input
+                  ref={minRef}
+                  id={`${ids}-min`}
+                  name="minPrice"
+                  type="number"
+                  inputMode="decimal"
+                  min={0}
+                  step="0.01"
+                  placeholder="0"
+                  defaultValue={state.minPrice ?? ''}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? `${ids}-error` : undefined}
+                  className="block w-full rounded border border-gray-300 py-2 pr-2 pl-6 text-sm tabular"
+                />
+              </div>
+            </div>
+            <span aria-hidden="true" className="pb-2 text-gray-500">
+              –
+            </span>
+            <div className="min-w-0 flex-1">
+              <label htmlFor={`${ids}-max`} className="block text-xs font-semibold text-gray-700">
+                Max price
+              </label>
+              <div className="relative mt-1">
+                <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-2 flex items-center">
+                  $
+                </span>
+                <input
+                  ref={maxRef}
+                  id={`${ids}-max`}
+                  name="maxPrice"
+                  type="number"
+                  inputMode="decimal"
+                  min={0}
+                  step="0.01"
+                  placeholder="Any"
+                  defaultValue={state.maxPrice ?? ''}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? `${ids}-error` : undefined}
+                  className="block w-full rounded border border-gray-300 py-2 pr-2 pl-6 text-sm tabular"
+                />
+              </div>
+            </div>
+            <button
+              type="submit"
+              className="shrink-0 rounded bg-navy-900 px-3 py-2 text-sm font-semibold text-white hover:bg-navy-700"
+            >
+              Apply
+            </button>
+          </div>
+          {error ? (
+            <p id={`${ids}-error`} role="alert" className="mt-2 text-sm font-semibold text-sale">
+              {error}
+            </p>
+          ) : null}
+        </fieldset>
+      </div>
+
+      <div className="py-5">
+        <fieldset>
+          <legend className="font-display text-lg font-bold uppercase tracking-wide">Customer rating</legend>
+          {/* The current rating rides along with every submit; a pressed rating button's value comes after it and wins. */}
+          <input type="hidden" name="rating" value={pendingState.rating ?? ''} />
+          <div className="mt-2 grid grid-cols-2 gap-2">
+            {RATING_OPTIONS.map((rating) => {
+              const active = activeRating === rating;
+              return (
+                <button
+                  key={rating}
+                  type="submit"
+                  name="rating"
+                  value={active ? '' : String(rating)}
+                  aria-pressed={active}
+                  className={`flex items-center justify-center gap-1 rounded border px-2 py-2 text-sm font-semibold transition-colors ${
+                    active
+                      ? 'border-navy-900 bg-navy-900 text-white'
+                      : 'border-gray-300 bg-white text-ink hover:border-navy-700'
+                  }`}
+                >
+                  {/* Read as "4 stars & up": the star picture stands for the word. */}
+                  <span className="tabular">{rating}</span>
+                  <span className="sr-only"> stars</span>
+                  <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 fill-star">
+                    <path d={STAR_PATH} />
+                  </svg>
+                  <span> &amp; up</span>
+                </button>
+              );
+            })}
+          </div>
+        </fieldset>
+      </div>
+
+      {brands.length > 0 ? (
+        <div className="py-5">
+          <fieldset>
+            <legend className="font-display text-lg font-bold uppercase tracking-wide">Brand</legend>
+            <ul className="mt-2 max-h-80 space-y-0.5 overflow-y-auto pr-1">
+              {brands.map((brand) => {
+                return (
+                  <li key={brand.id}>
+                    <label
+                      className={`flex items-center gap-2.5 rounded px-1 py-1.5 text-sm ${
+                        brand.disabled ? 'cursor-not-allowed text-gray-500' : 'cursor-pointer hover:bg-gray-50'
+                      }`}
+                    >
+                      <input
+                        type="checkbox"
+                        name="brand"
+                        value={brand.id}
+                        defaultChecked={brand.selected}
+                        disabled={brand.disabled}
+                        onChange={autoSubmit}
+                        className="h-4 w-4 rounded border-gray-400 accent-navy-900"
+                      />
+                      <span className="flex-1">{brand.name}</span>
+                      <span className="tabular text-xs text-gray-600">
+                        <span className="sr-only">, </span>({brand.count}
+                        <span className="sr-only"> products</span>)
+                      </span>
+                    </label>
+                  </li>
+                );
+              })}
+            </ul>
+          </fieldset>
+        </div>
+      ) : null}
+
+      {/* Before JavaScript runs (or without it) ticks need a button; after, they apply as they change. */}
+      <div className={hydrated ? 'pt-5 lg:hidden' : 'pt-5'}>
+        <button
+          type="submit"
+          data-apply="close"
+          className="w-full rounded bg-accent px-4 py-3 font-semibold text-ink hover:bg-accent-dark"
+        >
+          {hydrated ? 'Show results' : 'Apply filters'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,72 @@
+import type { OpeningHours } from '../../server/domain/shop.ts';
+
+/** The store is in Sydney: "open now" and the launch date are shown in its time, wherever the shopper is. */
+export const SHOP_TIME_ZONE = 'Australia/Sydney';
+
+const WEEK = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+
+/** "08:00" → 480. */
+function toMinutes(time: string): number {
+  const [hours = '0', minutes = '0'] = time.split(':');
+  return Number(hours) * 60 + Number(minutes);
+}
+
+/** "08:00" → "8:00": the spec's way of writing hours (Mon–Fri 8:00–17:00). */
+export function formatTime(time: string): string {
+  return time.replace(/^0(\d)/, '$1');
+}
+
+/** "8:00–17:00", or "Closed" for a day without hours. */
+export function formatHours(entry: OpeningHours): string {
+  return entry.opens && entry.closes ? `${formatTime(entry.opens)}–${formatTime(entry.closes)}` : 'Closed';
+}
+
+/** The weekday name and minutes since midnight of `now` in the given time zone. */
+export function localTime(now: Date, timeZone: string): { weekday: string; minutes: number } {
+  const parts = new Intl.DateTimeFormat('en-AU', {
+    timeZone,
+    weekday: 'long',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(now);
+  const get = (type: string) => parts.find((part) => part.type === type)?.value ?? '';
+  return { weekday: get('weekday'), minutes: (Number(get('hour')) % 24) * 60 + Number(get('minute')) };
+}
+
+function hoursFor(hours: OpeningHours[], weekday: string): OpeningHours | undefined {
+  return hours.find((entry) => entry.days.includes(weekday));
+}
+
+export type OpeningStatus =
+  | { open: true; closes: string }
+  | { open: false; next: { weekday: string; opens: string; when: 'today' | 'tomorrow' | 'later' } | null };
+
+/** Whether the store is open at `now`, and when it closes or next opens. */
+export function openingStatus(hours: OpeningHours[], now: Date, timeZone = SHOP_TIME_ZONE): OpeningStatus {
+  const { weekday, minutes } = localTime(now, timeZone);
+  const today = hoursFor(hours, weekday);
+  if (today?.opens && today.closes) {
+    if (minutes >= toMinutes(today.opens) && minutes < toMinutes(today.closes)) {
+      return { open: true, closes: today.closes };
+    }
+    if (minutes < toMinutes(today.opens)) return { open: false, next: { weekday, opens: today.opens, when: 'today' } };
+  }
+  const start = WEEK.indexOf(weekday as (typeof WEEK)[number]);
+  for (let offset = 1; offset <= 7; offset += 1) {
+    const day = WEEK[(start + offset) % 7]!;
+    const entry = hoursFor(hours, day);
+    if (entry?.opens)
+      return { open: false, next: { weekday: day, opens: entry.opens, when: offset === 1 ? 'tomorrow' : 'later' } };
+  }
+  return { open: false, next: null };
+}
+
+/** "Open now · closes at 17:00" / "Closed now · opens Monday at 8:00". */
+export function describeOpeningStatus(status: OpeningStatus): string {
+  if (status.open) return `Open now · closes at ${formatTime(status.closes)}`;
+  if (!status.next) return 'Closed';
+  const { weekday, opens, when } = status.next;
+  const day = when === 'later' ? weekday : when;
+  return `Closed now · opens ${day} at ${formatTime(opens)}`;
+}
