@@ -15,7 +15,11 @@ interface ServerHandle {
 
 async function startServer(products: number, databaseUrl: string | undefined): Promise<ServerHandle> {
   const child = spawn(process.execPath, ['bench/catalogue-server.ts'], {
-    env: { ...process.env, BENCH_PRODUCTS: String(products), ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}) },
+    env: {
+      ...process.env,
+      BENCH_PRODUCTS: String(products),
+      ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
@@ -72,9 +76,25 @@ export async function benchApiLoad(options: {
     );
     const common = { connections: options.connections, durationSeconds: options.durationSeconds };
     // Warm up the JIT and the database caches before measuring.
-    await measureLoad({ title: 'warm-up', baseUrl: server.shopUrl, paths: [...productPaths, ...listingPaths], ...common, durationSeconds: 3 });
-    const bare = await measureLoad({ title: 'bare Fastify route', baseUrl: server.bareUrl, paths: ['/bare'], ...common });
-    const productById = await measureLoad({ title: 'GET /api/products/:id', baseUrl: server.shopUrl, paths: productPaths, ...common });
+    await measureLoad({
+      title: 'warm-up',
+      baseUrl: server.shopUrl,
+      paths: [...productPaths, ...listingPaths],
+      ...common,
+      durationSeconds: 3,
+    });
+    const bare = await measureLoad({
+      title: 'bare Fastify route',
+      baseUrl: server.bareUrl,
+      paths: ['/bare'],
+      ...common,
+    });
+    const productById = await measureLoad({
+      title: 'GET /api/products/:id',
+      baseUrl: server.shopUrl,
+      paths: productPaths,
+      ...common,
+    });
     const categoryListing = await measureLoad({
       title: 'GET /api/products?categoryId=',
       baseUrl: server.shopUrl,

@@ -28,7 +28,10 @@ function ensureChromium(): void {
     );
     process.exit(1);
   }
-  run('install Chromium from Debian', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null']);
+  run('install Chromium from Debian', 'sh', [
+    '-c',
+    'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null',
+  ]);
 }
 
 const vitestArgs = process.argv.slice(2);

@@ -14,8 +14,8 @@ import {
 } from './domain/catalog.ts';
 import { createContactService } from './domain/contact.ts';
 import { createKitLaunch } from './domain/kit-launch.ts';
-import { autocomplete, searchCatalogue } from './domain/search.ts';
 import { createReadCache } from './domain/read-cache.ts';
+import { autocomplete, searchCatalogue } from './domain/search.ts';
 import { describeShop } from './domain/shop.ts';
 import { listPageEntries, listProductEntries, listSitemapFiles } from './domain/sitemap.ts';
 
