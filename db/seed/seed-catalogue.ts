@@ -291,6 +291,9 @@ export async function seedCatalogue(db: Database, options: SeedCatalogueOptions)
     log(`products ${end}/${options.products}, reviews ${reviewTotal} (${elapsed()})`);
   }
 
+  // PGlite runs no autovacuum, so without this its planner guesses every table's size.
+  await db.execute(sql`ANALYZE`);
+
   return {
     categories: CATEGORIES.length,
     subcategories: flat.length,
