@@ -1,19 +1,15 @@
 import { z } from 'zod';
 import { dollarAmountSchema, idSchema } from './params.ts';
+import { SEARCH_PAGE_SIZE } from './search-links.ts';
 
 /* ---------- Limits (spec §5, §9) ---------- */
 
-/** Autocomplete starts at two characters after trimming (spec §5, §9). */
-export const MIN_SUGGESTION_TERM_LENGTH = 2;
 export const MAX_SUGGESTIONS = 10;
 /** A search term longer than this is a paste accident or an attack, not a query. */
 export const MAX_SEARCH_TERM_LENGTH = 100;
-export const SEARCH_PAGE_SIZE = 20;
 export const MAX_SEARCH_PAGE_SIZE = 100;
 /** Deep pages of a relevance ranking are never read; the bound keeps OFFSET cheap. */
 export const MAX_SEARCH_PAGE = 500;
-/** Debounce of the header box (spec §9). */
-export const SUGGESTION_DEBOUNCE_MS = 300;
 /** At or below this many units a result reads "Only N left". */
 export const LOW_STOCK_THRESHOLD = 5;
 
@@ -135,18 +131,3 @@ export type Suggestion = z.infer<typeof suggestionSchema>;
 export type SearchResult = z.infer<typeof searchResultSchema>;
 export type Facet = z.infer<typeof facetSchema>;
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
-
-/** The /search page URL for a query: default values are left out so links stay short and shareable. */
-export function searchHref(query: Partial<SearchQuery>): string {
-  const params = new URLSearchParams();
-  if (query.term) params.set('term', query.term);
-  if (query.categoryId !== undefined) params.set('categoryId', String(query.categoryId));
-  if (query.brandId !== undefined) params.set('brandId', String(query.brandId));
-  if (query.minPrice !== undefined) params.set('minPrice', String(query.minPrice));
-  if (query.maxPrice !== undefined) params.set('maxPrice', String(query.maxPrice));
-  if (query.sortBy && query.sortBy !== 'relevance') params.set('sortBy', query.sortBy);
-  if (query.pageSize && query.pageSize !== SEARCH_PAGE_SIZE) params.set('pageSize', String(query.pageSize));
-  if (query.page && query.page > 1) params.set('page', String(query.page));
-  const search = params.toString();
-  return search ? `/search?${search}` : '/search';
-}

@@ -1,11 +1,7 @@
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Form, useLocation, useNavigate } from 'react-router';
-import {
-  MIN_SUGGESTION_TERM_LENGTH,
-  SUGGESTION_DEBOUNCE_MS,
-  type Suggestion,
-  searchHref,
-} from '../../contracts/search.ts';
+import type { Suggestion } from '../../contracts/search.ts';
+import { MIN_SUGGESTION_TERM_LENGTH, SUGGESTION_DEBOUNCE_MS, searchHref } from '../../contracts/search-links.ts';
 
 type Status = 'idle' | 'loading' | 'ready' | 'error';
 

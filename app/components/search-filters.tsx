@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { type Facet, type SearchQuery, searchHref } from '../../contracts/search.ts';
+import type { Facet, SearchQuery } from '../../contracts/search.ts';
+import { searchHref } from '../../contracts/search-links.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 
 /** The filters a shopper can set on /search; the term and sort ride along unchanged. */

@@ -1,12 +1,7 @@
 import { useId, useState } from 'react';
 import { data, isRouteErrorResponse, Link, useLocation, useNavigate, useNavigation, useRouteError } from 'react-router';
-import {
-  MAX_SEARCH_TERM_LENGTH,
-  SEARCH_SORTS,
-  type SearchSort,
-  searchHref,
-  searchQuerySchema,
-} from '../../contracts/search.ts';
+import { MAX_SEARCH_TERM_LENGTH, SEARCH_SORTS, type SearchSort, searchQuerySchema } from '../../contracts/search.ts';
+import { searchHref } from '../../contracts/search-links.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { Pagination } from '../components/pagination.tsx';
 import { ProductGrid } from '../components/product-grid.tsx';

@@ -4,7 +4,6 @@ import { centsToDollars, dollarsToCents } from '../../contracts/money.ts';
 import {
   type Facet,
   MAX_SUGGESTIONS,
-  MIN_SUGGESTION_TERM_LENGTH,
   type SearchQuery,
   type SearchResponse,
   type SearchResult,
@@ -12,6 +11,7 @@ import {
   type Suggestion,
   stockStatusOf,
 } from '../../contracts/search.ts';
+import { MIN_SUGGESTION_TERM_LENGTH } from '../../contracts/search-links.ts';
 import type { Database } from '../../db/client.ts';
 import {
   buildMatch,

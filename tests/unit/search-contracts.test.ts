@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { searchHref, searchQuerySchema, stockStatusOf } from '../../contracts/search.ts';
+import { searchQuerySchema, stockStatusOf } from '../../contracts/search.ts';
+import { searchHref } from '../../contracts/search-links.ts';
 
 describe('searchQuerySchema', () => {
   it('trims the term, collapses spaces and fills the defaults', () => {
