@@ -6,14 +6,15 @@ import { type LoadResult, measureLoad } from './load.ts';
 /** Budgets of the foundation issue: throughput as a share of a bare Fastify route, and p99 latency. */
 export const API_BUDGETS = { productById: 0.15, categoryListing: 0.08, p99Ms: 50 };
 
-interface ServerHandle {
+export interface ServerHandle {
   child: ChildProcess;
   shopUrl: string;
   bareUrl: string;
   database: string;
 }
 
-async function startServer(products: number, databaseUrl: string | undefined): Promise<ServerHandle> {
+/** Starts bench/catalogue-server.ts in its own process and waits for its ready line. */
+export async function startServer(products: number, databaseUrl: string | undefined): Promise<ServerHandle> {
   const child = spawn(process.execPath, ['bench/catalogue-server.ts'], {
     env: {
       ...process.env,
@@ -37,7 +38,7 @@ async function startServer(products: number, databaseUrl: string | undefined): P
   throw new Error(`bench server exited (${child.exitCode}) before it was ready`);
 }
 
-async function stopServer(server: ServerHandle): Promise<void> {
+export async function stopServer(server: ServerHandle): Promise<void> {
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGTERM');
   await exited;

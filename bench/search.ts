@@ -8,13 +8,12 @@
  * and caches the catalogue). Latency then runs in this process through `app.inject`, so it
  * counts routing, validation, the queries and serialisation, and no socket or client time.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { ProductPage } from '../contracts/catalog.ts';
 import { openDatabase } from '../db/client.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
+import { startServer, stopServer } from './api-load.ts';
 import { type LoadResult, measureLoad } from './load.ts';
 
 /** Budgets of the search issue (p95 at the server, sequential), plus the autocomplete goal. */
@@ -41,42 +40,6 @@ export interface SearchFigures {
   bare: LoadResult;
   autocompleteLoad: LoadResult;
   searchLoad: LoadResult;
-}
-
-interface ServerHandle {
-  child: ChildProcess;
-  shopUrl: string;
-  bareUrl: string;
-  database: string;
-}
-
-async function startServer(products: number, databaseUrl: string | undefined): Promise<ServerHandle> {
-  const child = spawn(process.execPath, ['bench/catalogue-server.ts'], {
-    env: {
-      ...process.env,
-      BENCH_PRODUCTS: String(products),
-      ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const message = JSON.parse(line) as { ready: boolean; shopPort: number; barePort: number; database: string };
-    if (message.ready) {
-      return {
-        child,
-        shopUrl: `http://127.0.0.1:${message.shopPort}`,
-        bareUrl: `http://127.0.0.1:${message.barePort}`,
-        database: message.database,
-      };
-    }
-  }
-  throw new Error(`bench server exited (${child.exitCode}) before it was ready`);
-}
-
-async function stopServer(server: ServerHandle): Promise<void> {
-  const exited = new Promise((done) => server.child.once('exit', done));
-  server.child.kill('SIGTERM');
-  await exited;
 }
 
 const MODEL = /\b[A-Z]{2}-[A-Z]{2}\d{3,5}\b/;

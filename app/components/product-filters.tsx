@@ -9,6 +9,7 @@ import {
 } from '../../contracts/listing.ts';
 import type { BrandFacet } from '../lib/listing.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
+import { PriceRangeFieldset } from './price-range-fieldset.tsx';
 
 interface ProductFiltersProps {
   /** The form's id: the sort select in the toolbar joins the form through it. */
@@ -150,73 +151,15 @@ export function ProductFilters({
       ) : null}
 
       <div className={categories ? 'py-5' : 'pb-5'}>
-        <fieldset>
-          <legend className="font-display text-lg font-bold uppercase tracking-wide">Price</legend>
-          <div className="mt-2 flex items-end gap-2">
-            <div className="min-w-0 flex-1">
-              <label htmlFor={`${ids}-min`} className="block text-xs font-semibold text-gray-700">
-                Min price
-              </label>
-              <div className="relative mt-1">
-                <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-2 flex items-center">
-                  $
-                </span>
-                <input
-                  ref={minRef}
-                  id={`${ids}-min`}
-                  name="minPrice"
-                  type="number"
-                  inputMode="decimal"
-                  min={0}
-                  step="0.01"
-                  placeholder="0"
-                  defaultValue={state.minPrice ?? ''}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? `${ids}-error` : undefined}
-                  className="block w-full rounded border border-gray-300 py-2 pr-2 pl-6 text-sm tabular"
-                />
-              </div>
-            </div>
-            <span aria-hidden="true" className="pb-2 text-gray-500">
-              –
-            </span>
-            <div className="min-w-0 flex-1">
-              <label htmlFor={`${ids}-max`} className="block text-xs font-semibold text-gray-700">
-                Max price
-              </label>
-              <div className="relative mt-1">
-                <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-2 flex items-center">
-                  $
-                </span>
-                <input
-                  ref={maxRef}
-                  id={`${ids}-max`}
-                  name="maxPrice"
-                  type="number"
-                  inputMode="decimal"
-                  min={0}
-                  step="0.01"
-                  placeholder="Any"
-                  defaultValue={state.maxPrice ?? ''}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? `${ids}-error` : undefined}
-                  className="block w-full rounded border border-gray-300 py-2 pr-2 pl-6 text-sm tabular"
-                />
-              </div>
-            </div>
-            <button
-              type="submit"
-              className="shrink-0 rounded bg-navy-900 px-3 py-2 text-sm font-semibold text-white hover:bg-navy-700"
-            >
-              Apply
-            </button>
-          </div>
-          {error ? (
-            <p id={`${ids}-error`} role="alert" className="mt-2 text-sm font-semibold text-sale">
-              {error}
-            </p>
-          ) : null}
-        </fieldset>
+        <PriceRangeFieldset
+          legend="Price"
+          ids={ids}
+          minPrice={state.minPrice}
+          maxPrice={state.maxPrice}
+          error={error}
+          minRef={minRef}
+          maxRef={maxRef}
+        />
       </div>
 
       <div className="py-5">
