@@ -2,7 +2,7 @@ import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router';
 import type { Product, ProductPage } from '../../contracts/catalog.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
-import { ProductGrid } from './product-grid.tsx';
+import { FIRST_SCREEN_CARDS, ProductGrid } from './product-grid.tsx';
 import { EmptyBox, primaryButton } from './product-listing.tsx';
 
 /** Spec §9: infinite lists load 8 at a time, within 300 px of the bottom, after 500 ms. */
@@ -123,6 +123,7 @@ export function InfiniteProductList({
           products={items}
           decorate={decorate}
           label={label}
+          eagerImages={FIRST_SCREEN_CARDS}
           skeletons={pending ? Math.min(INFINITE_BATCH_SIZE, remaining || INFINITE_BATCH_SIZE) : 0}
         />
       </div>

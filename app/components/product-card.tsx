@@ -11,6 +11,8 @@ interface ProductCardProps {
   product: Product;
   /** Where the card links; defaults to the product page. */
   href?: string;
+  /** The card is in the first row a shopper sees: its picture loads at once rather than lazily. */
+  aboveTheFold?: boolean;
 }
 
 /** The cart line a product becomes: the price a shopper pays now, capped at the stock on hand. */
@@ -33,7 +35,7 @@ const ADDED_FEEDBACK_MS = 1500;
  * The tile used in every product grid: picture, brand, name, rating, price, stock
  * and one ADD TO CART button. Fills its grid cell, so a row of cards lines up.
  */
-export function ProductCard({ product, href = `/product/${product.id}` }: ProductCardProps) {
+export function ProductCard({ product, href = `/product/${product.id}`, aboveTheFold = false }: ProductCardProps) {
   const nameId = useId();
   const onSale = product.discountPrice !== null && product.discountPrice < product.price;
   const shownPrice = onSale ? product.discountPrice! : product.price;
@@ -48,7 +50,7 @@ export function ProductCard({ product, href = `/product/${product.id}` }: Produc
               alt=""
               width={400}
               height={400}
-              loading="lazy"
+              loading={aboveTheFold ? 'eager' : 'lazy'}
               decoding="async"
               className="h-full w-full object-contain p-2 transition-transform duration-200 group-hover:scale-[1.03]"
             />

@@ -11,6 +11,9 @@ const GRID_COLUMNS: Record<GridLayout, string> = {
   wide: 'grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5',
 };
 
+/** A listing's first row on a desktop, its first two on a phone: the cards a shopper sees on arrival. */
+export const FIRST_SCREEN_CARDS = 4;
+
 interface ProductGridProps {
   products: readonly Product[];
   /** Where each card links; the product page by default. */
@@ -21,15 +24,28 @@ interface ProductGridProps {
   /** Placeholder cards appended while the next batch loads. */
   skeletons?: number;
   label?: string;
+  /**
+   * How many leading cards load their pictures at once: those in view on arrival, the
+   * page's largest paint, which lazy loading would hold back until after layout.
+   */
+  eagerImages?: number;
 }
 
 /** The product grid of every listing: equal-height cards, 2 columns on a phone up to 4 on a desktop. */
-export function ProductGrid({ products, hrefFor, layout = 'full', decorate, skeletons = 0, label }: ProductGridProps) {
+export function ProductGrid({
+  products,
+  hrefFor,
+  layout = 'full',
+  decorate,
+  skeletons = 0,
+  label,
+  eagerImages = 0,
+}: ProductGridProps) {
   return (
     <ul className={GRID_COLUMNS[layout]} aria-label={label}>
-      {products.map((product) => (
+      {products.map((product, index) => (
         <li key={product.id} className="relative @container">
-          <ProductCard product={product} href={hrefFor?.(product)} />
+          <ProductCard product={product} href={hrefFor?.(product)} aboveTheFold={index < eagerImages} />
           {decorate?.(product)}
         </li>
       ))}
