@@ -1,13 +1,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import {
-  type ListingOptions,
-  type ListingState,
-  listingSearch,
-  parseListingSearch,
-  RATING_OPTIONS,
-} from '../../contracts/listing.ts';
-import type { BrandFacet } from '../lib/listing.ts';
+import { type ListingOptions, type ListingState, listingSearch, RATING_OPTIONS } from '../../contracts/listing.ts';
+import { type BrandFacet, loadListingParser } from '../lib/listing.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import { PriceRangeFieldset } from './price-range-fieldset.tsx';
 
@@ -37,6 +31,11 @@ function formSearchParams(form: HTMLFormElement, submitter: HTMLElement | null):
   return params;
 }
 
+const startLoadingParser = () => void loadListingParser();
+
+/** Props that start loading the listing schema as soon as a shopper reaches for a control, so the change need not wait. */
+export const loadsListingParser = { onFocus: startLoadingParser, onPointerDown: startLoadingParser };
+
 /**
  * Submit handler of a listing form (filters, or the brand page's sort): reads the form as a
  * browser would for a GET, validates it with the shared schema and navigates to the canonical URL.
@@ -50,16 +49,19 @@ export function useListingSubmit(
   return (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
-    const parsed = parseListingSearch(formSearchParams(event.currentTarget, submitter), options);
-    if (!parsed.success) {
-      callbacks.onInvalid?.(Object.values(parsed.errors).flat().join(' '));
-      return;
-    }
-    navigate(
-      { pathname: location.pathname, search: listingSearch(parsed.state, options) },
-      { preventScrollReset: true },
-    );
-    callbacks.onApplied?.(submitter);
+    const params = formSearchParams(event.currentTarget, submitter);
+    void loadListingParser().then((parseListingSearch) => {
+      const parsed = parseListingSearch(params, options);
+      if (!parsed.success) {
+        callbacks.onInvalid?.(Object.values(parsed.errors).flat().join(' '));
+        return;
+      }
+      navigate(
+        { pathname: location.pathname, search: listingSearch(parsed.state, options) },
+        { preventScrollReset: true },
+      );
+      callbacks.onApplied?.(submitter);
+    });
   };
 }
 
@@ -127,6 +129,7 @@ export function ProductFilters({
       onSubmit={handleSubmit}
       noValidate
       className="divide-y divide-gray-200"
+      {...loadsListingParser}
     >
       {categories ? (
         <div className="pb-5">

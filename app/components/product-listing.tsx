@@ -8,15 +8,14 @@ import {
   type ListingOptions,
   type ListingState,
   listingSearch,
-  parseListingSearch,
   SORT_LABELS,
 } from '../../contracts/listing.ts';
 import { formatDollars } from '../../contracts/money.ts';
-import { type ListingData, pageRange } from '../lib/listing.ts';
+import { type ListingData, loadedListingParser, pageRange } from '../lib/listing.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import { Pagination } from './pagination.tsx';
-import { ProductFilters, useListingSubmit } from './product-filters.tsx';
-import { ProductGrid } from './product-grid.tsx';
+import { loadsListingParser, ProductFilters, useListingSubmit } from './product-filters.tsx';
+import { FIRST_SCREEN_CARDS, ProductGrid } from './product-grid.tsx';
 
 interface ProductListingProps {
   listing: ListingData;
@@ -51,10 +50,13 @@ export function ProductListing({
   const sortRef = useRef<HTMLSelectElement>(null);
 
   // While a navigation to this same listing is in flight, show its choices already (no flicker back).
+  // The schema arrives with the first use of the filters; a link followed before that shows them on landing.
   const pendingLocation = navigation.location?.pathname === location.pathname ? navigation.location : undefined;
-  const pendingParsed = pendingLocation
-    ? parseListingSearch(new URLSearchParams(pendingLocation.search), options)
-    : undefined;
+  const parseListingSearch = loadedListingParser();
+  const pendingParsed =
+    pendingLocation && parseListingSearch
+      ? parseListingSearch(new URLSearchParams(pendingLocation.search), options)
+      : undefined;
   const pendingState = pendingParsed?.success ? pendingParsed.state : state;
   const busy = navigation.state === 'loading' && pendingLocation !== undefined;
 
@@ -149,6 +151,7 @@ export function ProductListing({
               defaultValue={state.sort}
               ref={sortRef}
               onChange={(event) => event.currentTarget.form?.requestSubmit()}
+              {...loadsListingParser}
               className="w-full rounded border border-gray-300 bg-white py-2 pr-8 pl-3 text-sm sm:w-auto"
             >
               {options.sorts.map((sort) => (
@@ -178,6 +181,7 @@ export function ProductListing({
               hrefFor={hrefFor}
               layout={filters ? 'with-sidebar' : 'wide'}
               label="Products"
+              eagerImages={FIRST_SCREEN_CARDS}
             />
           ) : state.page > 1 && products.totalCount > 0 ? (
             <EmptyBox title="There are no more products on this page">

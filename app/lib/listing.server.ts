@@ -1,11 +1,7 @@
 import { data, redirect } from 'react-router';
 import type { ProductListQuery } from '../../contracts/catalog.ts';
-import {
-  canonicalListingSearch,
-  type ListingOptions,
-  listingProductQuery,
-  parseListingSearch,
-} from '../../contracts/listing.ts';
+import { canonicalListingSearch, type ListingOptions, listingProductQuery } from '../../contracts/listing.ts';
+import { parseListingSearch } from '../../contracts/listing-query.ts';
 import type { ShopServices } from '../../server/services.ts';
 import { brandFacets, type ListingData } from './listing.ts';
 import { publicOrigin } from './seo.ts';

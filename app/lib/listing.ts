@@ -3,6 +3,27 @@ import type { ListingState } from '../../contracts/listing.ts';
 
 /** Pure helpers of the listing pages, shared by loaders (server) and components (browser). */
 
+type ListingParser = typeof import('../../contracts/listing-query.ts')['parseListingSearch'];
+let listingParser: Promise<ListingParser> | undefined;
+let loadedParser: ListingParser | undefined;
+
+/**
+ * The listing URL schema, loaded once on first use: it brings zod, which a listing page
+ * does not need to show itself, only once a shopper starts changing its filters.
+ */
+export function loadListingParser(): Promise<ListingParser> {
+  listingParser ??= import('../../contracts/listing-query.ts').then((module) => {
+    loadedParser = module.parseListingSearch;
+    return loadedParser;
+  });
+  return listingParser;
+}
+
+/** The schema if it has loaded already, for a render that cannot wait for it. */
+export function loadedListingParser(): ListingParser | undefined {
+  return loadedParser;
+}
+
 /** What a listing loader hands its page. */
 export interface ListingData {
   state: ListingState;

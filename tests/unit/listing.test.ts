@@ -8,9 +8,9 @@ import {
   type ListingState,
   listingProductQuery,
   listingSearch,
-  parseListingSearch,
   toggleRating,
 } from '../../contracts/listing.ts';
+import { parseListingSearch } from '../../contracts/listing-query.ts';
 
 const base: ListingState = { brandIds: [], sort: 'featured', page: 1 };
 
