@@ -1,9 +1,8 @@
 import { data, redirect } from 'react-router';
 import type { ProductListQuery } from '../../contracts/catalog.ts';
 import { canonicalListingSearch, type ListingOptions, listingProductQuery } from '../../contracts/listing.ts';
-import { parseListingSearch } from '../../contracts/listing-query.ts';
 import type { ShopServices } from '../../server/services.ts';
-import { brandFacets, type ListingData } from './listing.ts';
+import { brandFacets, type ListingData, loadListingParser } from './listing.ts';
 import { publicOrigin } from './seo.ts';
 
 /**
@@ -21,6 +20,7 @@ export async function loadListing(
   options: ListingOptions & { brandFilter?: boolean } = {},
 ): Promise<ListingData> {
   const url = new URL(request.url);
+  const parseListingSearch = await loadListingParser();
   const parsed = parseListingSearch(url.searchParams, options);
   if (!parsed.success) throw data({ message: parsed.message, errors: parsed.errors }, { status: 400 });
   let { state } = parsed;
