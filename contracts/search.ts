@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dollarAmountSchema, idSchema } from './params.ts';
 import { SEARCH_PAGE_SIZE } from './search-links.ts';
+import { STOCK_STATUSES } from './stock.ts';
 
 /* ---------- Limits (spec §5, §9) ---------- */
 
@@ -10,8 +11,6 @@ export const MAX_SEARCH_TERM_LENGTH = 100;
 export const MAX_SEARCH_PAGE_SIZE = 100;
 /** Deep pages of a relevance ranking are never read; the bound keeps OFFSET cheap. */
 export const MAX_SEARCH_PAGE = 500;
-/** At or below this many units a result reads "Only N left". */
-export const LOW_STOCK_THRESHOLD = 5;
 
 export const SEARCH_SORTS = ['relevance', 'price_asc', 'price_desc', 'name_asc', 'name_desc', 'featured'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
@@ -70,14 +69,6 @@ export const suggestionSchema = z
     referenceId: z.number().int().describe('Id of the product, brand or category it opens'),
   })
   .meta({ id: 'SearchSuggestion' });
-
-export const STOCK_STATUSES = ['in_stock', 'low_stock', 'out_of_stock'] as const;
-export type StockStatus = (typeof STOCK_STATUSES)[number];
-
-export function stockStatusOf(stockQuantity: number): StockStatus {
-  if (stockQuantity <= 0) return 'out_of_stock';
-  return stockQuantity <= LOW_STOCK_THRESHOLD ? 'low_stock' : 'in_stock';
-}
 
 export const searchResultSchema = z
   .object({

@@ -3,6 +3,7 @@ import { data, isRouteErrorResponse, Link, useLocation, useNavigate, useRouteErr
 import type { FullProduct, Variant } from '../../contracts/catalog.ts';
 import { formatDollars } from '../../contracts/money.ts';
 import { idSchema } from '../../contracts/params.ts';
+import { LOW_STOCK_THRESHOLD } from '../../contracts/stock.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { FrequentlyBought, toRelatedItem } from '../components/frequently-bought.tsx';
 import { ProductDescription } from '../components/product-description.tsx';
@@ -11,7 +12,6 @@ import { QuantitySelector } from '../components/quantity-selector.tsx';
 import { RatingStars } from '../components/rating-stars.tsx';
 import { ReviewList } from '../components/review-list.tsx';
 import { SpecTable } from '../components/spec-table.tsx';
-import { LOW_STOCK_THRESHOLD } from '../components/stock-line.tsx';
 import { addToCart, quantityInCart, updateCart, useCart } from '../lib/cart.ts';
 import {
   availableStock,

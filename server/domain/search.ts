@@ -9,9 +9,9 @@ import {
   type SearchResult,
   type SearchSort,
   type Suggestion,
-  stockStatusOf,
 } from '../../contracts/search.ts';
 import { MIN_SUGGESTION_TERM_LENGTH } from '../../contracts/search-links.ts';
+import { stockStatusOf } from '../../contracts/stock.ts';
 import type { Database } from '../../db/client.ts';
 import {
   buildMatch,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { searchQuerySchema, stockStatusOf } from '../../contracts/search.ts';
+import { searchQuerySchema } from '../../contracts/search.ts';
 import { searchHref } from '../../contracts/search-links.ts';
+import { stockStatusOf } from '../../contracts/stock.ts';
 
 describe('searchQuerySchema', () => {
   it('trims the term, collapses spaces and fills the defaults', () => {

@@ -1,0 +1,15 @@
+/*
+ * How stock reads to a shopper, shared by the search API and every page that shows a
+ * stock line. Free of zod so components can import it without bringing the schemas along.
+ */
+
+/** At or below this many units a product reads "Only N left". */
+export const LOW_STOCK_THRESHOLD = 5;
+
+export const STOCK_STATUSES = ['in_stock', 'low_stock', 'out_of_stock'] as const;
+export type StockStatus = (typeof STOCK_STATUSES)[number];
+
+export function stockStatusOf(stockQuantity: number): StockStatus {
+  if (stockQuantity <= 0) return 'out_of_stock';
+  return stockQuantity <= LOW_STOCK_THRESHOLD ? 'low_stock' : 'in_stock';
+}
