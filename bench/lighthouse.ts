@@ -62,18 +62,21 @@ function flaggedAudits(lhr: Result): FlaggedAudit[] {
 }
 
 /**
- * chrome-launcher's own flags, with paint holding added to the features it turns off.
- * Lighthouse loads each page after about:blank in the same tab, and this headless
- * Chromium then holds the first paint for whole seconds at random: the same static page
- * painted at 250, 1,250 or 2,250 ms from run to run with paint holding, and at 350–420 ms
- * every run without. The late paint decides which requests Lighthouse's simulation
- * counts as blocking, so it moved scores by ten points between identical runs. A shopper
- * arriving from another site, a search result or a typed address gets no paint holding.
+ * chrome-launcher's own flags, less its `--disable-features=…,RenderDocument`: Chromium
+ * 156 renders documents that way by default, and with it turned off this headless
+ * Chromium held the first paint after Lighthouse's about:blank for whole seconds at
+ * random (the same static page painted at 250, 1,250 or 2,250 ms from run to run; at
+ * 300–450 ms every run with Chromium's default). The late paint decides which requests
+ * Lighthouse's simulation counts as render-blocking, so identical runs differed by ten
+ * points. Puppeteer stopped turning it off as well (crbug 444150315).
  */
 function lighthouseChromeFlags(): string[] {
-  return chromeLauncher.Launcher.defaultFlags().map((flag) =>
-    flag.startsWith('--disable-features=') ? `${flag},PaintHolding` : flag,
-  );
+  const disableFeatures = '--disable-features=';
+  return chromeLauncher.Launcher.defaultFlags().map((flag) => {
+    if (!flag.startsWith(disableFeatures)) return flag;
+    const features = flag.slice(disableFeatures.length).split(',');
+    return disableFeatures + features.filter((feature) => feature !== 'RenderDocument').join(',');
+  });
 }
 
 /**
