@@ -11,8 +11,11 @@ interface ProductCardProps {
   product: Product;
   /** Where the card links; defaults to the product page. */
   href?: string;
-  /** The card is in the first row a shopper sees: its picture loads at once rather than lazily. */
-  aboveTheFold?: boolean;
+  /**
+   * How the picture loads: lazily below the fold, at once for the first screen of cards,
+   * and first of all (fetch priority high) for the card whose picture is the largest paint.
+   */
+  imageLoading?: 'lazy' | 'eager' | 'first';
 }
 
 /** The cart line a product becomes: the price a shopper pays now, capped at the stock on hand. */
@@ -35,7 +38,7 @@ const ADDED_FEEDBACK_MS = 1500;
  * The tile used in every product grid: picture, brand, name, rating, price, stock
  * and one ADD TO CART button. Fills its grid cell, so a row of cards lines up.
  */
-export function ProductCard({ product, href = `/product/${product.id}`, aboveTheFold = false }: ProductCardProps) {
+export function ProductCard({ product, href = `/product/${product.id}`, imageLoading = 'lazy' }: ProductCardProps) {
   const nameId = useId();
   const onSale = product.discountPrice !== null && product.discountPrice < product.price;
   const shownPrice = onSale ? product.discountPrice! : product.price;
@@ -50,7 +53,8 @@ export function ProductCard({ product, href = `/product/${product.id}`, aboveThe
               alt=""
               width={400}
               height={400}
-              loading={aboveTheFold ? 'eager' : 'lazy'}
+              loading={imageLoading === 'lazy' ? 'lazy' : 'eager'}
+              fetchPriority={imageLoading === 'first' ? 'high' : 'auto'}
               decoding="async"
               className="h-full w-full object-contain p-2 transition-transform duration-200 group-hover:scale-[1.03]"
             />

@@ -25,8 +25,8 @@ interface ProductGridProps {
   skeletons?: number;
   label?: string;
   /**
-   * How many leading cards load their pictures at once: those in view on arrival, the
-   * page's largest paint, which lazy loading would hold back until after layout.
+   * How many leading cards load their pictures at once: those in view on arrival, whose
+   * first is the page's largest paint, which lazy loading would hold back until after layout.
    */
   eagerImages?: number;
 }
@@ -45,7 +45,11 @@ export function ProductGrid({
     <ul className={GRID_COLUMNS[layout]} aria-label={label}>
       {products.map((product, index) => (
         <li key={product.id} className="relative @container">
-          <ProductCard product={product} href={hrefFor?.(product)} aboveTheFold={index < eagerImages} />
+          <ProductCard
+            product={product}
+            href={hrefFor?.(product)}
+            imageLoading={index >= eagerImages ? 'lazy' : index === 0 ? 'first' : 'eager'}
+          />
           {decorate?.(product)}
         </li>
       ))}
