@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createLocalStore } from '../lib/local-store.ts';
 
 /*
  * The wishlist lives in this browser only (spec §4: "the wishlist heart toggles
@@ -6,65 +6,26 @@ import { useSyncExternalStore } from 'react';
  * accounts work; until then localStorage keeps hearts across pages and tabs.
  */
 
-const STORAGE_KEY = 'harbour-tools.wishlist.v1';
-const EMPTY: ReadonlySet<number> = new Set();
-const listeners = new Set<() => void>();
-let current: ReadonlySet<number> = EMPTY;
-let loaded = false;
-
-function readStorage(): ReadonlySet<number> {
-  try {
-    const parsed: unknown = JSON.parse(window.localStorage.getItem(STORAGE_KEY) ?? '[]');
-    return Array.isArray(parsed) ? new Set(parsed.filter((id): id is number => Number.isInteger(id))) : EMPTY;
-  } catch {
-    return EMPTY;
-  }
-}
-
-function ensureLoaded(): void {
-  if (loaded || typeof window === 'undefined') return;
-  loaded = true;
-  current = readStorage();
-  window.addEventListener('storage', (event) => {
-    if (event.key !== STORAGE_KEY) return;
-    current = readStorage();
-    for (const listener of listeners) listener();
-  });
-}
+const wishlistStore = createLocalStore<ReadonlySet<number>>({
+  key: 'harbour-tools.wishlist.v1',
+  empty: new Set(),
+  parse: (stored) => new Set(Array.isArray(stored) ? stored.filter((id): id is number => Number.isInteger(id)) : []),
+  serialize: (ids) => [...ids],
+});
 
 /** Adds or removes one product from the browser's wishlist. */
 export function toggleWishlist(id: number): void {
-  ensureLoaded();
-  const next = new Set(current);
-  if (next.has(id)) next.delete(id);
-  else next.add(id);
-  current = next;
-  try {
-    window.localStorage.setItem(STORAGE_KEY, JSON.stringify([...next]));
-  } catch {
-    // Storage blocked: the heart still toggles for this page view.
-  }
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  ensureLoaded();
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-function getSnapshot(): ReadonlySet<number> {
-  ensureLoaded();
-  return current;
+  wishlistStore.update((ids) => {
+    const next = new Set(ids);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    return next;
+  });
 }
 
 /** Whether a product is on the wishlist; the server renders every heart empty. */
 export function useWishlisted(id: number): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => getSnapshot().has(id),
-    () => false,
-  );
+  return wishlistStore.useSelected((ids) => ids.has(id));
 }
 
 /** The heart on a product card: a toggle button whose pressed state is the wishlist membership. */

@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react';
 import { centsToDollars, dollarsToCents } from '../../contracts/money.ts';
+import { createLocalStore } from './local-store.ts';
 
 /** One line of the shopper's cart (spec §3 "Cart item"). Prices are for display; the server prices orders. */
 export interface CartItem {
@@ -80,11 +80,6 @@ export function quantityInCart(cart: Cart, id: number): number {
 
 /* ---------------- The browser store: localStorage, shared across tabs ---------------- */
 
-const STORAGE_KEY = 'harbour-tools.cart.v1';
-const listeners = new Set<() => void>();
-let current: Cart = EMPTY_CART;
-let loaded = false;
-
 function isCartItem(value: unknown): value is CartItem {
   if (typeof value !== 'object' || value === null) return false;
   const item = value as Record<string, unknown>;
@@ -98,54 +93,24 @@ function isCartItem(value: unknown): value is CartItem {
   );
 }
 
-function readStorage(): Cart {
-  try {
-    const raw = window.localStorage.getItem(STORAGE_KEY);
-    if (!raw) return EMPTY_CART;
-    const parsed = JSON.parse(raw) as { items?: unknown };
-    return withTotals(Array.isArray(parsed.items) ? parsed.items.filter(isCartItem) : []);
-  } catch {
-    return EMPTY_CART;
-  }
-}
-
-function ensureLoaded(): void {
-  if (loaded || typeof window === 'undefined') return;
-  loaded = true;
-  current = readStorage();
-  window.addEventListener('storage', (event) => {
-    if (event.key !== STORAGE_KEY) return;
-    current = readStorage();
-    for (const listener of listeners) listener();
-  });
-}
+const cartStore = createLocalStore<Cart>({
+  key: 'harbour-tools.cart.v1',
+  empty: EMPTY_CART,
+  parse: (stored) => {
+    const items = (stored as { items?: unknown } | null)?.items;
+    return withTotals(Array.isArray(items) ? items.filter(isCartItem) : []);
+  },
+  serialize: (cart) => ({ items: cart.items }),
+});
 
 /** Applies a change to the shopper's cart, saves it and tells every subscriber. */
 export function updateCart(change: (cart: Cart) => Cart): void {
-  ensureLoaded();
-  const next = change(current);
-  if (next === current) return;
-  current = next;
-  try {
-    window.localStorage.setItem(STORAGE_KEY, JSON.stringify({ items: current.items }));
-  } catch {
-    // Storage full or blocked: the cart still works for this page view.
-  }
-  for (const listener of listeners) listener();
+  cartStore.update(change);
 }
 
-function subscribe(listener: () => void): () => void {
-  ensureLoaded();
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-function getSnapshot(): Cart {
-  ensureLoaded();
-  return current;
-}
+const wholeCart = (cart: Cart) => cart;
 
 /** The cart in a component. The server renders an empty cart; the browser's fills in after hydration. */
 export function useCart(): Cart {
-  return useSyncExternalStore(subscribe, getSnapshot, () => EMPTY_CART);
+  return cartStore.useSelected(wholeCart);
 }
