@@ -6,6 +6,18 @@ import { brandFacets, type ListingData, loadListingParser } from './listing.ts';
 import { publicOrigin } from './seo.ts';
 
 /**
+ * The address the shopper sees. A client-side navigation reaches loaders as React Router's
+ * data request (`/products.data?…&_routes=…`); a redirect built from that sends the browser
+ * to the raw data URL.
+ */
+function pageUrl(request: Request): URL {
+  const url = new URL(request.url);
+  if (url.pathname.endsWith('.data')) url.pathname = url.pathname.slice(0, -'.data'.length);
+  url.searchParams.delete('_routes');
+  return url;
+}
+
+/**
  * Loads one page of a filtered product listing from the URL.
  *
  * - Bad filter values answer 400 with `{ message, errors }` (the route's error boundary shows them).
@@ -19,7 +31,7 @@ export async function loadListing(
   scope: Partial<ProductListQuery>,
   options: ListingOptions & { brandFilter?: boolean } = {},
 ): Promise<ListingData> {
-  const url = new URL(request.url);
+  const url = pageUrl(request);
   const parseListingSearch = await loadListingParser();
   const parsed = parseListingSearch(url.searchParams, options);
   if (!parsed.success) throw data({ message: parsed.message, errors: parsed.errors }, { status: 400 });
@@ -67,7 +79,7 @@ export async function loadShopListing(
     categories: categories.map(({ id, name }) => ({ id, name })),
     origin: publicOrigin(services.shop, request),
     shopName: services.shop.name,
-    path: new URL(request.url).pathname,
+    path: pageUrl(request).pathname,
   };
 }
 
