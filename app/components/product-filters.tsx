@@ -31,7 +31,10 @@ function formSearchParams(form: HTMLFormElement, submitter: HTMLElement | null):
   return params;
 }
 
-const startLoadingParser = () => void loadListingParser();
+const startLoadingParser = () => {
+  // A failed download is left to the submit, which tries again and falls back to a plain request.
+  loadListingParser().catch(() => {});
+};
 
 /** Props that start loading the listing schema as soon as a shopper reaches for a control, so the change need not wait. */
 export const loadsListingParser = { onFocus: startLoadingParser, onPointerDown: startLoadingParser };
@@ -50,18 +53,23 @@ export function useListingSubmit(
     event.preventDefault();
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     const params = formSearchParams(event.currentTarget, submitter);
-    void loadListingParser().then((parseListingSearch) => {
-      const parsed = parseListingSearch(params, options);
-      if (!parsed.success) {
-        callbacks.onInvalid?.(Object.values(parsed.errors).flat().join(' '));
-        return;
-      }
-      navigate(
-        { pathname: location.pathname, search: listingSearch(parsed.state, options) },
-        { preventScrollReset: true },
-      );
-      callbacks.onApplied?.(submitter);
-    });
+    void loadListingParser().then(
+      (parseListingSearch) => {
+        const parsed = parseListingSearch(params, options);
+        if (!parsed.success) {
+          callbacks.onInvalid?.(Object.values(parsed.errors).flat().join(' '));
+          return;
+        }
+        navigate(
+          { pathname: location.pathname, search: listingSearch(parsed.state, options) },
+          { preventScrollReset: true },
+        );
+        callbacks.onApplied?.(submitter);
+      },
+      // Without the schema the page does what a browser without JavaScript does: it asks for
+      // the form's URL as it is, and the loader tidies it or answers a bad value with a 400 page.
+      () => navigate({ pathname: location.pathname, search: `?${params}` }),
+    );
   };
 }
 

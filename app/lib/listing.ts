@@ -12,10 +12,17 @@ let loadedParser: ListingParser | undefined;
  * does not need to show itself, only once a shopper starts changing its filters.
  */
 export function loadListingParser(): Promise<ListingParser> {
-  listingParser ??= import('../../contracts/listing-query.ts').then((module) => {
-    loadedParser = module.parseListingSearch;
-    return loadedParser;
-  });
+  listingParser ??= import('../../contracts/listing-query.ts').then(
+    (module) => {
+      loadedParser = module.parseListingSearch;
+      return loadedParser;
+    },
+    (error: unknown) => {
+      // A failed download (a flaky connection) is tried again on the next use.
+      listingParser = undefined;
+      throw error;
+    },
+  );
   return listingParser;
 }
 

@@ -236,6 +236,27 @@ describe('subcategory page', () => {
     expect(messy.headers.get('location')).toBe(`${path}?brand=${brand.id}&rating=3`);
   });
 
+  it('still filters when the listing schema cannot be downloaded, through the server', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    let blocked = 0;
+    await page.route('**/assets/listing-query-*.js', (route) => {
+      blocked++;
+      return route.abort();
+    });
+    await page.goto(`${baseUrl}${path}`);
+    await waitForHydration(page);
+    const brand = brands[0]!;
+    await page.getByRole('checkbox', { name: new RegExp(`^${escapeRegExp(brand.name)}`) }).check();
+    await page.waitForURL((url) => url.searchParams.get('brand') === String(brand.id));
+    await expect.poll(() => foundCount(page), SETTLE).toBe(brand.count);
+    expect(blocked, 'the schema was asked for and refused').toBeGreaterThan(0);
+    // The loader tidied what the form sent (the hidden, empty rating) into the canonical URL,
+    // and the redirect stayed a client-side navigation to the page, not to its data request.
+    expect(new URL(page.url()).pathname).toBe(path);
+    expect(new URL(page.url()).search).toBe(`?brand=${brand.id}`);
+    await page.close();
+  });
+
   it('works without JavaScript: the filter form is a plain GET form', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
