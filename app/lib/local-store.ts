@@ -1,6 +1,8 @@
 import { useSyncExternalStore } from 'react';
 
 export interface LocalStore<T> {
+  /** The value now, outside React (the server's is `empty`). */
+  get(): T;
   /** Applies a change, saves it and tells every subscriber; a change that returns the same value is no change. */
   update(change: (value: T) => T): void;
   /** Part of the value in a component. The server renders the empty value's part. */
@@ -59,6 +61,7 @@ export function createLocalStore<T>(options: {
   };
 
   return {
+    get: snapshot,
     update(change) {
       ensureLoaded();
       const next = change(current);
