@@ -1,0 +1,38 @@
+import type { z } from 'zod';
+
+/** zod issues → `{ field: [messages] }`, the first path segment naming the field (nested address fields too). */
+export function fieldErrorsOf(error: z.ZodError, flattenNested = true): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const path = issue.path.map(String);
+    const field = (flattenNested ? path[path.length - 1] : path[0]) ?? 'form';
+    errors[field] = [...(errors[field] ?? []), issue.message];
+  }
+  return errors;
+}
+
+export interface DomainFailure {
+  status: number;
+  message: string;
+  errors?: Record<string, string[]>;
+}
+
+/**
+ * A domain error (4xx, raised on purpose) read by its shape: the built storefront bundles
+ * its own copy of server/domain/errors.ts, so `instanceof` would not match the services' errors.
+ * Anything else is not a domain error and should reach the route's error boundary.
+ */
+export function domainFailureOf(error: unknown): DomainFailure | null {
+  if (!(error instanceof Error)) return null;
+  const { statusCode, errors } = error as { statusCode?: unknown; errors?: Record<string, string[]> };
+  if (typeof statusCode !== 'number' || statusCode < 400 || statusCode >= 500) return null;
+  return { status: statusCode, message: error.message, ...(errors ? { errors } : {}) };
+}
+
+/** A form post's fields as plain strings (a missing field is ''). */
+export function formValues<const Names extends readonly string[]>(
+  form: URLSearchParams,
+  names: Names,
+): Record<Names[number], string> {
+  return Object.fromEntries(names.map((name) => [name, form.get(name) ?? ''])) as Record<Names[number], string>;
+}

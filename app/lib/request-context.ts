@@ -1,0 +1,19 @@
+import { createContext } from 'react-router';
+import type { User } from '../../contracts/account.ts';
+
+/** The signed-in shopper of this request, as the server found them from the session cookie. */
+export interface Viewer {
+  user: User;
+  sessionId: string;
+}
+
+/** What the server knows about one page request, handed to loaders and actions with the services. */
+export interface RequestInfo {
+  viewer: Viewer | null;
+  /** The Content-Security-Policy nonce this response's inline scripts must carry. */
+  nonce: string;
+  /** Whether session cookies are Secure/__Host- (the shop is served over https). */
+  secureCookies: boolean;
+}
+
+export const requestContext = createContext<RequestInfo>({ viewer: null, nonce: '', secureCookies: false });

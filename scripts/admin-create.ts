@@ -1,0 +1,37 @@
+/**
+ * `npm run admin:create -- --email owner@example.com --password '…'`: makes an admin account
+ * (or gives an existing account the admin role and this password) in the configured database.
+ * The password can also come from ADMIN_PASSWORD, so it stays out of the shell history.
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { openConfiguredDatabase } from '../db/open-configured.ts';
+import { loadConfig } from '../server/config.ts';
+import { ensureAdminAccount } from '../server/domain/accounts.ts';
+
+const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } });
+const input = z
+  .object({
+    email: z.email('--email must be an e-mail address'),
+    password: z
+      .string('--password (or ADMIN_PASSWORD) is required')
+      .min(12, 'The password must be at least 12 characters'),
+  })
+  .safeParse({ email: values.email, password: values.password ?? process.env.ADMIN_PASSWORD });
+if (!input.success) {
+  console.error(input.error.issues.map((issue) => issue.message).join('\n'));
+  console.error("Usage: npm run admin:create -- --email owner@example.com [--password '…' | ADMIN_PASSWORD=…]");
+  process.exit(2);
+}
+
+const { ADMIN_EMAIL: _email, ADMIN_PASSWORD: _password, ...environment } = process.env;
+const config = loadConfig(environment);
+const database = await openConfiguredDatabase(config);
+try {
+  const { created } = await ensureAdminAccount(database.db, input.data.email, input.data.password);
+  console.log(
+    `${created ? 'Created' : 'Updated'} the admin account ${input.data.email.toLowerCase()} (${database.kind}).`,
+  );
+} finally {
+  await database.close();
+}

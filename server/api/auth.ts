@@ -1,0 +1,117 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  authResultSchema,
+  forgotPasswordBodySchema,
+  loginBodySchema,
+  messageSchema,
+  registerBodySchema,
+  resetPasswordBodySchema,
+} from '../../contracts/account.ts';
+import { ACCOUNT_MESSAGES } from '../../contracts/account-fields.ts';
+import type { SignedIn } from '../domain/accounts.ts';
+import { authOf, requireUser } from '../plugins/auth.ts';
+import { AUTH_RATE_LIMITS } from '../plugins/rate-limits.ts';
+import { clearedSessionCookie, isSecureOrigin, sessionCookie } from '../session-cookie.ts';
+import { errorResponses } from './openapi.ts';
+
+/** Sign-in, registration, sign-out and password reset (spec §7 "Auth and profile"). */
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { accounts } = app.services;
+  const secure = isSecureOrigin(app.config.publicUrl);
+
+  /** `{ token, user }` for API clients, and the same session as an httpOnly cookie for the web storefront. */
+  const signedIn = (reply: FastifyReply, result: SignedIn) => {
+    reply.header('set-cookie', sessionCookie(result.token, result.expiresAt, secure));
+    return { token: result.token, user: result.user };
+  };
+
+  app.post(
+    '/auth/register',
+    {
+      config: { rateLimit: AUTH_RATE_LIMITS.register },
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Create an account; its address becomes the default address',
+        description:
+          'Answers `{ token, user }` and sets the session cookie. The token goes in `Authorization: Bearer`. `PhoneNumber` (spec) or `phoneNumber`.',
+        body: registerBodySchema,
+        response: { 201: authResultSchema, ...errorResponses(400, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      const result = await accounts.register(request.body, { userAgent: request.headers['user-agent'] });
+      return reply.code(201).send(signedIn(reply, result));
+    },
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      config: { rateLimit: AUTH_RATE_LIMITS.login },
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Sign in with e-mail and password',
+        description:
+          'Unknown e-mail and wrong password both answer 401 `Invalid email or password`. After 10 failures for one account in 15 minutes its sign-ins answer 429 with `Retry-After`.',
+        body: loginBodySchema,
+        response: { 200: authResultSchema, ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request, reply) =>
+      signedIn(reply, await accounts.login(request.body, { userAgent: request.headers['user-agent'] })),
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['Accounts'],
+        summary: 'End this session',
+        response: { 200: messageSchema, ...errorResponses(401) },
+      },
+    },
+    async (request, reply) => {
+      const { session } = await authOf(request);
+      await app.services.sessions.revoke(session.id);
+      reply.header('set-cookie', clearedSessionCookie(secure));
+      return { message: 'Signed out' };
+    },
+  );
+
+  app.post(
+    '/auth/forgot-password',
+    {
+      config: { rateLimit: AUTH_RATE_LIMITS.forgotPassword },
+      schema: {
+        tags: ['Accounts'],
+        summary: 'E-mail a password reset link (valid one hour, single use)',
+        description: 'Answers 202 with the same message whether or not an account has that e-mail.',
+        body: forgotPasswordBodySchema,
+        response: { 202: messageSchema, ...errorResponses(400, 429) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.requestPasswordReset(request.body.email);
+      return reply.code(202).send({ message: ACCOUNT_MESSAGES.forgotPasswordSent });
+    },
+  );
+
+  app.post(
+    '/auth/reset-password',
+    {
+      config: { rateLimit: AUTH_RATE_LIMITS.forgotPassword },
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Set a new password with the token from the e-mailed link; ends every session',
+        body: resetPasswordBodySchema,
+        response: { 200: messageSchema, ...errorResponses(400, 429) },
+      },
+    },
+    async (request) => {
+      await accounts.resetPassword(request.body.token, request.body.newPassword);
+      return { message: 'Your password has been reset. Please sign in with your new password.' };
+    },
+  );
+};

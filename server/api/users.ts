@@ -1,0 +1,173 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  changePasswordBodySchema,
+  messageSchema,
+  preferencesSchema,
+  profileUpdateSchema,
+  userSchema,
+} from '../../contracts/account.ts';
+import { ACCOUNT_MESSAGES } from '../../contracts/account-fields.ts';
+import { productSchema } from '../../contracts/catalog.ts';
+import { idSchema } from '../../contracts/params.ts';
+import { toUser } from '../domain/accounts.ts';
+import { getPreferences, savePreferences } from '../domain/preferences.ts';
+import { addToWishlist, listWishlist, removeFromWishlist } from '../domain/wishlist.ts';
+import { authOf, requireUser } from '../plugins/auth.ts';
+import { clearedSessionCookie, isSecureOrigin } from '../session-cookie.ts';
+import { errorResponses } from './openapi.ts';
+
+const productIdParamsSchema = z.object({ productId: idSchema });
+
+/** The signed-in shopper's profile, password, account, preferences and wishlist (spec §7). All need a session. */
+export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { accounts } = app.services;
+  const secure = isSecureOrigin(app.config.publicUrl);
+  const userId = async (request: Parameters<typeof authOf>[0]) => (await authOf(request)).session.userId;
+
+  app.addHook('onRequest', requireUser);
+
+  app.get(
+    '/users/profile',
+    {
+      schema: {
+        tags: ['Accounts'],
+        summary: 'The signed-in shopper',
+        response: { 200: userSchema, ...errorResponses(401) },
+      },
+    },
+    // The session lookup already loaded the user (and is forgotten whenever the user changes).
+    async (request) => toUser((await authOf(request)).session.user),
+  );
+
+  app.put(
+    '/users/profile',
+    {
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Change name and phone number (the e-mail cannot be changed)',
+        body: profileUpdateSchema,
+        response: { 200: userSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => accounts.updateProfile(await userId(request), request.body),
+  );
+
+  app.post(
+    '/users/change-password',
+    {
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Change the password; every other session ends',
+        body: changePasswordBodySchema,
+        response: { 200: messageSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const { session } = await authOf(request);
+      await accounts.changePassword(session.userId, session.id, request.body);
+      return { message: ACCOUNT_MESSAGES.passwordChanged };
+    },
+  );
+
+  app.delete(
+    '/users/account',
+    {
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Delete the account and its personal data; every session ends',
+        response: { 200: messageSchema, ...errorResponses(401) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.deleteAccount(await userId(request));
+      reply.header('set-cookie', clearedSessionCookie(secure));
+      return { message: 'Your account has been deleted' };
+    },
+  );
+
+  app.get(
+    '/preferences',
+    {
+      schema: {
+        tags: ['Accounts'],
+        summary: 'E-mail and contact preferences',
+        response: { 200: preferencesSchema, ...errorResponses(401) },
+      },
+    },
+    async (request) => getPreferences(app.db, await userId(request)),
+  );
+
+  app.put(
+    '/preferences',
+    {
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Save e-mail and contact preferences',
+        body: preferencesSchema,
+        response: { 200: preferencesSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => savePreferences(app.db, await userId(request), request.body),
+  );
+
+  app.get(
+    '/wishlist',
+    {
+      schema: {
+        tags: ['Accounts'],
+        summary: 'The products on the wishlist, oldest first',
+        response: { 200: z.array(productSchema), ...errorResponses(401) },
+      },
+    },
+    async (request) => listWishlist(app.db, await userId(request)),
+  );
+
+  app.post(
+    '/wishlist',
+    {
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Add several products at once (hearts made before signing in)',
+        body: z.object({ productIds: z.array(z.number().int().min(1).max(2_147_483_647)).max(500) }),
+        response: { 204: z.null(), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await addToWishlist(app.db, await userId(request), [...new Set(request.body.productIds)]);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/wishlist/:productId',
+    {
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Add a product to the wishlist',
+        params: productIdParamsSchema,
+        response: { 204: z.null(), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await addToWishlist(app.db, await userId(request), [request.params.productId]);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/wishlist/:productId',
+    {
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Take a product off the wishlist',
+        params: productIdParamsSchema,
+        response: { 204: z.null(), ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      await removeFromWishlist(app.db, await userId(request), request.params.productId);
+      return reply.code(204).send(null);
+    },
+  );
+};

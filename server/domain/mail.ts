@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import nodemailer from 'nodemailer';
+import type { Database } from '../../db/client.ts';
+import { emailOutbox } from '../../db/schema.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** What the message is (password-reset, welcome, …), for the outbox record. */
+  kind: string;
+}
+
+export interface Mailer {
+  /**
+   * Records the message in `email_outbox` and delivers it: through SMTP when `SMTP_URL` is set,
+   * otherwise as one `.eml` file in the outbox folder. Never throws: a failed delivery is
+   * recorded as `failed` and logged, so no message disappears silently.
+   */
+  send(message: MailMessage): Promise<void>;
+  /** Resolves when every delivery started so far has finished (tests, shutdown). */
+  idle(): Promise<void>;
+}
+
+interface MailLog {
+  info(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export function createMailer(options: {
+  db: Database;
+  smtpUrl: string | undefined;
+  from: string;
+  outboxDir: string;
+  log: MailLog;
+}): Mailer {
+  const { db, smtpUrl, from, outboxDir, log } = options;
+  const transport = smtpUrl
+    ? nodemailer.createTransport(smtpUrl)
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const pending = new Set<Promise<void>>();
+
+  async function deliver(message: MailMessage): Promise<void> {
+    const [record] = await db
+      .insert(emailOutbox)
+      .values({ recipient: message.to, subject: message.subject, kind: message.kind })
+      .returning({ id: emailOutbox.id });
+    const id = record?.id ?? 0;
+    try {
+      const info = await transport.sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      });
+      let deliveredAs = String(info.messageId ?? '');
+      if (!smtpUrl) {
+        mkdirSync(outboxDir, { recursive: true });
+        const file = join(
+          outboxDir,
+          `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}-${randomBytes(3).toString('hex')}.eml`,
+        );
+        writeFileSync(file, (info as unknown as { message: Buffer }).message);
+        deliveredAs = file;
+      }
+      await db
+        .update(emailOutbox)
+        .set({ status: 'sent', deliveredAs, sentAt: new Date() })
+        .where(eq(emailOutbox.id, id));
+      log.info(
+        { mailId: id, kind: message.kind, deliveredAs },
+        smtpUrl ? 'e-mail sent' : 'e-mail written to the outbox',
+      );
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      await db
+        .update(emailOutbox)
+        .set({ status: 'failed', error: reason.slice(0, 500) })
+        .where(eq(emailOutbox.id, id))
+        .catch(() => {});
+      log.error({ mailId: id, kind: message.kind, reason }, 'e-mail could not be delivered');
+    }
+  }
+
+  return {
+    send(message) {
+      const delivery = deliver(message).catch((error: unknown) => {
+        log.error(
+          { kind: message.kind, reason: error instanceof Error ? error.message : String(error) },
+          'e-mail could not be recorded',
+        );
+      });
+      pending.add(delivery);
+      void delivery.finally(() => pending.delete(delivery));
+      return delivery;
+    },
+    async idle() {
+      while (pending.size > 0) await Promise.all(pending);
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { parseCookie, stringifySetCookie } from 'cookie';
+
+/**
+ * The web storefront's carrier for the session token: httpOnly (scripts cannot read it),
+ * SameSite=Lax (not sent on cross-site posts), Secure and `__Host-` prefixed when the shop
+ * is served over https. API clients send the same token as `Authorization: Bearer`.
+ */
+export function sessionCookieName(secure: boolean): string {
+  return secure ? '__Host-harbour_session' : 'harbour_session';
+}
+
+export function isSecureOrigin(publicUrl: string | undefined): boolean {
+  return publicUrl?.startsWith('https:') === true;
+}
+
+export function sessionCookie(token: string, expiresAt: Date, secure: boolean): string {
+  return stringifySetCookie({
+    name: sessionCookieName(secure),
+    value: token,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    expires: expiresAt,
+  });
+}
+
+export function clearedSessionCookie(secure: boolean): string {
+  return stringifySetCookie({
+    name: sessionCookieName(secure),
+    value: '',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    maxAge: 0,
+  });
+}
+
+/** The session token a request carries: the bearer token if it sends one, else the cookie. */
+export function readSessionToken(
+  headers: { authorization?: string | undefined; cookie?: string | undefined },
+  secure: boolean,
+): {
+  token: string;
+  carrier: 'bearer' | 'cookie';
+} | null {
+  const authorization = headers.authorization;
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    return match?.[1] ? { token: match[1], carrier: 'bearer' } : null;
+  }
+  if (!headers.cookie) return null;
+  const token = parseCookie(headers.cookie)[sessionCookieName(secure)];
+  return token ? { token, carrier: 'cookie' } : null;
+}
+
+/** The short-lived cookie that carries a Google sign-in's state, nonce and PKCE verifier to the callback. */
+const OAUTH_COOKIE = 'harbour_oauth';
+
+export function oauthCookie(value: string, secure: boolean): string {
+  return stringifySetCookie({
+    name: OAUTH_COOKIE,
+    value,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/auth/google',
+    maxAge: 600,
+  });
+}
+
+export function clearedOauthCookie(secure: boolean): string {
+  return stringifySetCookie({
+    name: OAUTH_COOKIE,
+    value: '',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/auth/google',
+    maxAge: 0,
+  });
+}
+
+export function readOauthCookie(cookieHeader: string | null): string | undefined {
+  return cookieHeader ? parseCookie(cookieHeader)[OAUTH_COOKIE] : undefined;
+}
