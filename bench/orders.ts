@@ -1,0 +1,345 @@
+/**
+ * Order placement (issue 9): orders a second and latency with N buyers placing orders at the
+ * same time, each its own signed-in shopper with a fresh sessionId per order, against the real
+ * server (`node server/main.ts`, production build) in its own process; and the server-rendered
+ * cart page of a signed-in shopper with a few lines in the saved cart.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { inArray } from 'drizzle-orm';
+import { openDatabase } from '../db/client.ts';
+import { products } from '../db/schema.ts';
+import { seedCatalogue } from '../db/seed/seed-catalogue.ts';
+import { APPROVE_CARD } from '../server/domain/payments.ts';
+import { buildStorefront } from './shop-server.ts';
+
+/** Issue 9: on PostgreSQL at least 50 orders/s with p95 ≤ 200 ms (10 buyers); the goal is 100 orders/s. */
+export const ORDER_BUDGETS = { ordersPerSecond: 50, p95Ms: 200, goalOrdersPerSecond: 100 };
+
+export interface LatencyFigures {
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+export interface OrderFigures {
+  database: string;
+  buyers: number;
+  durationSeconds: number;
+  orders: number;
+  ordersPerSecond: number;
+  latency: LatencyFigures;
+  /** Answers other than 201 (status → count; 0 for a request that failed outright). */
+  failures: Record<string, number>;
+  cart: {
+    status: number;
+    lines: number;
+    /** How many of the saved lines' product names the rendered page shows. */
+    linesShown: number;
+    runs: number;
+    latency: LatencyFigures;
+    bytes: number;
+  };
+}
+
+const STOCKED_PRODUCTS = 200;
+const CART_LINES = 4;
+const EXPIRY = `12/${String((new Date().getFullYear() + 1) % 100).padStart(2, '0')}`;
+
+function percentile(sorted: number[], share: number): number {
+  if (sorted.length === 0) return 0;
+  const index = Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1);
+  return Math.round((sorted[Math.max(0, index)] ?? 0) * 10) / 10;
+}
+
+function latencyOf(samples: number[]): LatencyFigures {
+  const sorted = samples.toSorted((a, b) => a - b);
+  return {
+    p50Ms: percentile(sorted, 0.5),
+    p95Ms: percentile(sorted, 0.95),
+    p99Ms: percentile(sorted, 0.99),
+    maxMs: percentile(sorted, 1),
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * A copy of the storefront build for this run (others may rebuild `build/` meanwhile), inside the
+ * project so the bundle finds its packages; built first when there is none.
+ */
+function privateBuild(): string {
+  const source = resolve(process.env.BUILD_DIR ?? 'build');
+  if (!existsSync(join(source, 'server', 'index.js'))) buildStorefront(source);
+  const copy = resolve(`build-bench-orders-${process.pid}`);
+  cpSync(source, copy, { recursive: true });
+  return copy;
+}
+
+/** Seeds the catalogue and gives the products the buyers pick from plenty of stock. */
+async function prepareDatabase(options: { databaseUrl?: string; pgliteDir: string; products: number }) {
+  const database = await openDatabase(
+    options.databaseUrl
+      ? { kind: 'postgres', url: options.databaseUrl, maxConnections: 4 }
+      : { kind: 'pglite', dataDir: options.pgliteDir },
+  );
+  try {
+    await database.migrate();
+    const started = performance.now();
+    await seedCatalogue(database.db, { products: options.products, mediaDir: null });
+    console.error(
+      `orders bench: seeded ${options.products} products on ${database.kind} in ${Math.round((performance.now() - started) / 1000)} s`,
+    );
+    const ids = (
+      await database.db.select({ id: products.id }).from(products).orderBy(products.id).limit(STOCKED_PRODUCTS)
+    ).map((row) => row.id);
+    await database.db
+      .update(products)
+      .set({ stockQuantity: 1_000_000, isActive: true })
+      .where(inArray(products.id, ids));
+    return ids;
+  } finally {
+    await database.close();
+  }
+}
+
+interface RunningShop {
+  child: ChildProcess;
+  baseUrl: string;
+}
+
+async function startShop(env: NodeJS.ProcessEnv): Promise<RunningShop> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let log = '';
+  const child = spawn(process.execPath, ['server/main.ts'], {
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => {
+    log += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    log += chunk;
+  });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the shop server exited (${child.exitCode}):\n${log}`);
+    if (Date.now() > deadline) throw new Error(`the shop server did not become healthy in 120 s:\n${log}`);
+    const healthy = await fetch(`${baseUrl}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) return { child, baseUrl };
+    await new Promise((done) => setTimeout(done, 200));
+  }
+}
+
+async function stopShop(shop: RunningShop): Promise<void> {
+  if (shop.child.exitCode !== null) return;
+  const exited = new Promise((done) => shop.child.once('exit', done));
+  shop.child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((done) => setTimeout(done, 15_000))]);
+  if (shop.child.exitCode === null) shop.child.kill('SIGKILL');
+}
+
+async function register(baseUrl: string, name: string): Promise<{ token: string; email: string }> {
+  const email = `${name}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const response = await fetch(`${baseUrl}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      firstName: 'Bench',
+      lastName: 'Buyer',
+      email,
+      password: 'a-bench-password-9',
+      phoneNumber: '0412 345 678',
+      address: { addressLine1: '1 Test St', city: 'Sydney', state: 'NSW', postalCode: '2000', country: 'Australia' },
+    }),
+  });
+  if (response.status !== 201)
+    throw new Error(`bench registration answered ${response.status}: ${await response.text()}`);
+  const { token } = (await response.json()) as { token: string };
+  return { token, email };
+}
+
+/** Buyers place orders back to back until the deadline; returns each order's latency and the failures. */
+async function placeOrders(options: {
+  baseUrl: string;
+  buyers: { token: string; email: string }[];
+  productIds: number[];
+  durationMs: number;
+  tag: string;
+}): Promise<{ latencies: number[]; failures: Record<string, number>; elapsedMs: number }> {
+  const latencies: number[] = [];
+  const failures: Record<string, number> = {};
+  let sequence = 0;
+  const started = performance.now();
+  const deadline = started + options.durationMs;
+  await Promise.all(
+    options.buyers.map(async (buyer) => {
+      while (performance.now() < deadline) {
+        sequence += 1;
+        const lineCount = 1 + (sequence % 3);
+        const lines = Array.from({ length: lineCount }, (_, index) => ({
+          productId: options.productIds[(sequence * 7919 + index * 104_729) % options.productIds.length]!,
+          quantity: 1 + ((sequence + index) % 2),
+        }));
+        const body = JSON.stringify({
+          sessionId: `session_${options.tag}_${sequence}_${Date.now()}`,
+          userEmail: buyer.email,
+          orderItems: lines,
+          paymentMethod: 'credit_card',
+          cardData: { Number: APPROVE_CARD, Expiry: EXPIRY, Cvc: '123', Name: 'Bench Buyer' },
+          shippingAddress: {
+            fullName: 'Bench Buyer',
+            addressLine1: '1 Test St',
+            city: 'Sydney',
+            state: 'NSW',
+            postalCode: '2000',
+            country: 'Australia',
+          },
+        });
+        const sent = performance.now();
+        let status = 0;
+        try {
+          const response = await fetch(`${options.baseUrl}/api/orders`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${buyer.token}` },
+            body,
+          });
+          status = response.status;
+          await response.arrayBuffer();
+        } catch {
+          status = 0;
+        }
+        if (status === 201) latencies.push(performance.now() - sent);
+        else failures[String(status)] = (failures[String(status)] ?? 0) + 1;
+      }
+    }),
+  );
+  return { latencies, failures, elapsedMs: performance.now() - started };
+}
+
+/** GET /cart of a signed-in shopper (session cookie) with CART_LINES lines in the saved cart, one at a time. */
+async function measureCartPage(baseUrl: string, productIds: number[], runs: number) {
+  const shopper = await register(baseUrl, 'bench-cart');
+  const saved = await fetch(`${baseUrl}/api/cart`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${shopper.token}` },
+    body: JSON.stringify({
+      items: productIds.slice(0, CART_LINES).map((productId, index) => ({ productId, quantity: index + 1 })),
+    }),
+  });
+  if (!saved.ok) throw new Error(`PUT /api/cart answered ${saved.status}: ${await saved.text()}`);
+  const names = await Promise.all(
+    productIds.slice(0, CART_LINES).map(async (id) => {
+      const product = (await (await fetch(`${baseUrl}/api/products/${id}`)).json()) as { name: string };
+      return product.name;
+    }),
+  );
+  const escapeHtml = (text: string) =>
+    text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('"', '&quot;').replaceAll("'", '&#x27;');
+  const get = async () => {
+    const sent = performance.now();
+    const response = await fetch(`${baseUrl}/cart`, {
+      headers: { cookie: `harbour_session=${shopper.token}`, accept: 'text/html' },
+    });
+    const html = await response.text();
+    return {
+      ms: performance.now() - sent,
+      status: response.status,
+      bytes: Buffer.byteLength(html),
+      linesShown: names.filter((name) => html.includes(escapeHtml(name)) || html.includes(name)).length,
+    };
+  };
+  for (let index = 0; index < 5; index += 1) await get();
+  const samples: number[] = [];
+  let last = { ms: 0, status: 0, bytes: 0, linesShown: 0 };
+  for (let index = 0; index < runs; index += 1) {
+    last = await get();
+    samples.push(last.ms);
+  }
+  return {
+    status: last.status,
+    lines: CART_LINES,
+    linesShown: last.linesShown,
+    runs,
+    latency: latencyOf(samples),
+    bytes: last.bytes,
+  };
+}
+
+/**
+ * Starts the shop on a freshly seeded database (PostgreSQL at databaseUrl, else PGlite in a
+ * temporary folder), warms up, then measures order placement with `connections` buyers for
+ * durationSeconds, then the cart page.
+ */
+export async function benchOrders(options: {
+  databaseUrl?: string;
+  connections: number;
+  durationSeconds: number;
+  products?: number;
+}): Promise<OrderFigures> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'harbour-bench-orders-'));
+  const buildDir = privateBuild();
+  let shop: RunningShop | undefined;
+  try {
+    const productIds = await prepareDatabase({
+      databaseUrl: options.databaseUrl,
+      pgliteDir: join(dataDir, 'pglite'),
+      products: options.products ?? 1500,
+    });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      BUILD_DIR: buildDir,
+      MAIL_OUTBOX_DIR: join(dataDir, 'outbox'),
+      LOG_LEVEL: 'warn',
+      AUTO_SEED: 'false',
+      PAYMENT_DECLINE_RATE: '0',
+    };
+    delete env.DATABASE_URL;
+    delete env.SMTP_URL;
+    delete env.REDIS_URL;
+    if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+    shop = await startShop(env);
+
+    const buyers: { token: string; email: string }[] = [];
+    for (let index = 0; index < options.connections; index += 1)
+      buyers.push(await register(shop.baseUrl, 'bench-buyer'));
+    const common = { baseUrl: shop.baseUrl, buyers, productIds };
+    await placeOrders({ ...common, durationMs: 3000, tag: 'warmup' });
+    const run = await placeOrders({ ...common, durationMs: options.durationSeconds * 1000, tag: 'measured' });
+    const cart = await measureCartPage(shop.baseUrl, productIds, 40);
+    return {
+      database: options.databaseUrl ? 'postgres' : 'pglite',
+      buyers: buyers.length,
+      durationSeconds: options.durationSeconds,
+      orders: run.latencies.length,
+      ordersPerSecond: Math.round((run.latencies.length / run.elapsedMs) * 10_000) / 10,
+      latency: latencyOf(run.latencies),
+      failures: run.failures,
+      cart,
+    };
+  } finally {
+    if (shop) await stopShop(shop);
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(buildDir, { recursive: true, force: true });
+  }
+}

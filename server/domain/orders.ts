@@ -1,0 +1,627 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { MEMBERSHIP_MESSAGES, type MembershipPlanId } from '../../contracts/membership.ts';
+import type { RedemptionInput } from '../../contracts/membership-input.ts';
+import { centsToDollars, formatDollars } from '../../contracts/money.ts';
+import {
+  ORDER_MESSAGES,
+  type Order,
+  type PlaceOrderInput,
+  type ReturnRequestInput,
+  type ShippingAddress,
+} from '../../contracts/orders.ts';
+import { lineTotalCents, priceOrder } from '../../contracts/pricing.ts';
+import type { Database } from '../../db/client.ts';
+import {
+  type OrderItemRow,
+  type OrderRow,
+  orderEvents,
+  orderItems,
+  orders,
+  paymentMethods,
+  products,
+  returnRequests,
+} from '../../db/schema.ts';
+import { clearSavedCart, mergeCart } from './cart.ts';
+import { ConflictError, DomainError, NotFoundError } from './errors.ts';
+import type { Mailer } from './mail.ts';
+import type { PaymentGateway, PaymentSource } from './payments.ts';
+import { addLedgerEntry, lockBalance, pointsEarned } from './points.ts';
+import { releaseStock, reserveStock, type Transaction } from './stock.ts';
+
+/** A declined payment: 402 with the spec's text; the order's transaction has rolled back. */
+export class PaymentDeclinedError extends DomainError {
+  constructor(message: string) {
+    super(402, message);
+  }
+}
+
+type OrderStatus = OrderRow['status'];
+/** Who moved an order: the customer, the system, or a member of staff ('admin <e-mail>'). */
+export type OrderActor = 'customer' | 'system' | 'admin' | `admin ${string}`;
+
+export interface OrderDeps {
+  db: Database;
+  gateway: PaymentGateway;
+  mailer: Mailer;
+  shopName: string;
+  /** Told which products' stock an order changed, after it commits (the catalogue cache forgets them). */
+  onStockChange?: (productIds: number[]) => void;
+  /** The shopper's membership plan now (Premium ships free; plans earn points); null for none. */
+  shippingPlanOf?: (userId: number) => Promise<MembershipPlanId | null>;
+}
+
+/** Who is placing the order: their account and what the shop knows of their plan. */
+export interface Buyer {
+  userId: number;
+}
+
+function addressOf(row: OrderRow): ShippingAddress | null {
+  if (!row.shipFullName || !row.shipAddressLine1 || !row.shipCity || !row.shipState || !row.shipPostalCode) return null;
+  return {
+    fullName: row.shipFullName,
+    addressLine1: row.shipAddressLine1,
+    addressLine2: row.shipAddressLine2,
+    city: row.shipCity,
+    state: row.shipState,
+    postalCode: row.shipPostalCode,
+    country: (row.shipCountry ?? 'Australia') as ShippingAddress['country'],
+  };
+}
+
+export function toOrder(row: OrderRow, items: OrderItemRow[], returnStatus: Order['returnStatus'] = null): Order {
+  return {
+    id: row.id,
+    orderNumber: row.orderNumber,
+    createdAt: row.createdAt.toISOString(),
+    status: row.status,
+    paymentStatus: row.paymentStatus,
+    transactionId: row.transactionId,
+    email: row.email,
+    cardBrand: row.cardBrand,
+    cardLast4: row.cardLast4,
+    totalAmount: centsToDollars(row.subtotalCents),
+    subtotal: centsToDollars(row.subtotalCents),
+    taxAmount: centsToDollars(row.gstCents),
+    shippingCost: centsToDollars(row.shippingCents),
+    total: centsToDollars(row.totalCents),
+    items: items.map((item) => ({
+      id: item.id,
+      productId: item.productId,
+      productName: item.productName,
+      variantId: item.variantId,
+      variantName: item.variantName,
+      sku: item.sku,
+      quantity: item.quantity,
+      unitPrice: centsToDollars(item.unitPriceCents),
+      lineTotal: centsToDollars(lineTotalCents(item)),
+      imageUrl: item.imageUrl,
+    })),
+    shippingAddress: addressOf(row),
+    returnStatus,
+    pointsSpent: row.pointsSpent,
+  };
+}
+
+/**
+ * What an order was asked for, as a hash: the same idempotency key with a different body is
+ * refused. Card numbers and CVCs are left out (a hash of a card number is still card data);
+ * the card's last four digits and expiry stand in for it.
+ */
+export function requestHashOf(input: PlaceOrderInput): string {
+  const canonical = {
+    email: input.userEmail,
+    items: [...input.orderItems]
+      .map((line) => [line.productId, line.quantity, line.variantId ?? 0])
+      .sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0) || (a[1] ?? 0) - (b[1] ?? 0)),
+    address: input.shippingAddress,
+    paymentMethodId: input.paymentMethodId ?? null,
+    card: input.cardData ? { last4: input.cardData.Number.slice(-4), expiry: input.cardData.Expiry } : null,
+  };
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+async function loadItems(db: Database | Transaction, orderIds: number[]): Promise<Map<number, OrderItemRow[]>> {
+  const byOrder = new Map<number, OrderItemRow[]>();
+  if (orderIds.length === 0) return byOrder;
+  const rows = await db
+    .select()
+    .from(orderItems)
+    .where(inArray(orderItems.orderId, orderIds))
+    .orderBy(asc(orderItems.id));
+  for (const row of rows) byOrder.set(row.orderId, [...(byOrder.get(row.orderId) ?? []), row]);
+  return byOrder;
+}
+
+async function loadReturnStatuses(
+  db: Database | Transaction,
+  orderIds: number[],
+): Promise<Map<number, Order['returnStatus']>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await db
+    .select({ orderId: returnRequests.orderId, status: returnRequests.status })
+    .from(returnRequests)
+    .where(inArray(returnRequests.orderId, orderIds))
+    .orderBy(asc(returnRequests.id));
+  return new Map(rows.map((row) => [row.orderId, row.status]));
+}
+
+async function hydrate(db: Database | Transaction, rows: OrderRow[]): Promise<Order[]> {
+  const ids = rows.map((row) => row.id);
+  const [items, returns] = await Promise.all([loadItems(db, ids), loadReturnStatuses(db, ids)]);
+  return rows.map((row) => toOrder(row, items.get(row.id) ?? [], returns.get(row.id) ?? null));
+}
+
+const SORTS = {
+  newest: [desc(orders.createdAt), desc(orders.id)],
+  oldest: [asc(orders.createdAt), asc(orders.id)],
+  total_desc: [desc(orders.totalCents), desc(orders.id)],
+  total_asc: [asc(orders.totalCents), desc(orders.id)],
+} as const;
+
+/** Orders: placing, reading, cancelling, returns and reorders (spec §7 "Orders", spec-decisions "Stock"). */
+export function createOrders({
+  db,
+  gateway,
+  mailer,
+  shopName,
+  onStockChange = () => {},
+  shippingPlanOf = async () => null,
+}: OrderDeps) {
+  async function paymentSourceFor(buyer: Buyer, input: PlaceOrderInput): Promise<PaymentSource> {
+    if (input.cardData) {
+      return {
+        kind: 'card',
+        number: input.cardData.Number,
+        expiry: input.cardData.Expiry,
+        cvc: input.cardData.Cvc,
+        name: input.cardData.Name,
+      };
+    }
+    const [method] = await db
+      .select({ last4: paymentMethods.last4Digits, provider: paymentMethods.provider })
+      .from(paymentMethods)
+      .where(and(eq(paymentMethods.id, input.paymentMethodId ?? 0), eq(paymentMethods.userId, buyer.userId)));
+    if (!method) throw new NotFoundError('Payment method not found');
+    return { kind: 'saved', last4: method.last4, provider: method.provider };
+  }
+
+  async function findByKey(tx: Database | Transaction, userId: number, key: string): Promise<OrderRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)));
+    return row;
+  }
+
+  function sendConfirmation(order: Order): void {
+    if (!order.email) return;
+    const lines = order.items.map(
+      (item) => `  ${item.quantity} × ${item.productName} (${item.sku})  ${formatDollars(item.lineTotal)}`,
+    );
+    void mailer.send({
+      to: order.email,
+      kind: 'order-confirmation',
+      subject: `${shopName} order ${order.orderNumber} confirmed`,
+      text: [
+        `Thank you for your order ${order.orderNumber}.`,
+        '',
+        ...lines,
+        '',
+        `Subtotal  ${formatDollars(order.subtotal)}`,
+        `GST       ${formatDollars(order.taxAmount)}`,
+        `Shipping  ${order.shippingCost === 0 ? 'Free' : formatDollars(order.shippingCost)}`,
+        `Total     ${formatDollars(order.total)}`,
+        '',
+        `Paid with ${order.cardBrand ?? 'card'} ending ${order.cardLast4 ?? '----'}.`,
+        `We will e-mail you again when it is on its way.`,
+        '',
+        shopName,
+      ].join('\n'),
+    });
+  }
+
+  async function setStatus(
+    tx: Transaction,
+    row: OrderRow,
+    status: OrderStatus,
+    actor: OrderActor,
+    note: string | null,
+    extra: Partial<typeof orders.$inferInsert> = {},
+  ) {
+    const [updated] = await tx
+      .update(orders)
+      .set({ status, ...extra, updatedAt: new Date() })
+      .where(eq(orders.id, row.id))
+      .returning();
+    await tx.insert(orderEvents).values({ orderId: row.id, status, actor, note });
+    return updated ?? row;
+  }
+
+  return {
+    /**
+     * Places an order in one transaction: claims the idempotency key, takes stock atomically
+     * (409 naming a short product, nothing changed), prices every line from the database,
+     * charges the gateway and records the paid order as Processing. A decline rolls it all
+     * back (402). The same key and body again answer the same order without a second charge
+     * or stock change, also when the two requests race; the same key with another body is 422.
+     */
+    async placeOrder(buyer: Buyer, input: PlaceOrderInput): Promise<{ order: Order; replayed: boolean }> {
+      const requestHash = requestHashOf(input);
+      const source = await paymentSourceFor(buyer, input);
+      // Read before the transaction: the embedded database has one connection, which the
+      // transaction holds, so a query outside it from inside would wait for ever.
+      const plan = await shippingPlanOf(buyer.userId);
+      const result = await db.transaction(async (tx) => {
+        const address = input.shippingAddress;
+        const [claimed] = await tx
+          .insert(orders)
+          .values({
+            userId: buyer.userId,
+            email: input.userEmail,
+            idempotencyKey: input.sessionId,
+            requestHash,
+            subtotalCents: 0,
+            gstCents: 0,
+            shippingCents: 0,
+            totalCents: 0,
+            shipFullName: address.fullName,
+            shipAddressLine1: address.addressLine1,
+            shipAddressLine2: address.addressLine2,
+            shipCity: address.city,
+            shipState: address.state,
+            shipPostalCode: address.postalCode,
+            shipCountry: address.country,
+          })
+          .onConflictDoNothing()
+          .returning();
+        if (!claimed) {
+          // The key's first request has committed (the unique index made this one wait for it).
+          const existing = await findByKey(tx, buyer.userId, input.sessionId);
+          if (!existing) throw new ConflictError(ORDER_MESSAGES.failed);
+          if (existing.requestHash !== requestHash) throw new DomainError(422, ORDER_MESSAGES.idempotencyMismatch);
+          return { row: existing, replayed: true };
+        }
+        const lines = await reserveStock(tx, input.orderItems);
+        const totals = priceOrder(lines, plan);
+        const charge = await gateway.charge({
+          amountCents: totals.totalCents,
+          source,
+          idempotencyKey: `${buyer.userId}:${input.sessionId}`,
+        });
+        if (charge.status === 'declined') throw new PaymentDeclinedError(charge.message);
+        await tx.insert(orderItems).values(
+          lines.map((line) => ({
+            orderId: claimed.id,
+            productId: line.productId,
+            productName: line.name,
+            variantId: line.variantId ?? null,
+            variantName: line.variantName,
+            sku: line.sku,
+            unitPriceCents: line.unitPriceCents,
+            quantity: line.quantity,
+            imageUrl: line.imageUrl,
+          })),
+        );
+        const row = await setStatus(tx, claimed, 'Processing', 'customer', 'Paid by card', {
+          paymentStatus: 'Paid',
+          transactionId: charge.transactionId,
+          cardBrand: charge.cardBrand,
+          cardLast4: charge.last4,
+          subtotalCents: totals.subtotalCents,
+          gstCents: totals.gstCents,
+          shippingCents: totals.shippingCents,
+          totalCents: totals.totalCents,
+        });
+        await clearSavedCart(tx, buyer.userId);
+        return { row, replayed: false };
+      });
+      const [order] = await hydrate(db, [result.row]);
+      if (!order) throw new Error('A placed order could not be read back');
+      if (!result.replayed) {
+        onStockChange(order.items.map((item) => item.productId));
+        sendConfirmation(order);
+      }
+      return { order, replayed: result.replayed };
+    },
+
+    /** The shopper's orders, newest first by default, optionally of one status. */
+    async listOrders(
+      userId: number,
+      options: {
+        status?: 'all' | 'succeeded' | 'pending' | 'processing' | 'cancelled';
+        sort?: keyof typeof SORTS;
+        limit?: number;
+      } = {},
+    ): Promise<Order[]> {
+      const status =
+        options.status && options.status !== 'all'
+          ? (options.status[0]?.toUpperCase() ?? '') + options.status.slice(1)
+          : null;
+      const rows = await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.userId, userId), status ? eq(orders.status, status as OrderStatus) : undefined))
+        .orderBy(...SORTS[options.sort ?? 'newest'])
+        .limit(options.limit ?? 500);
+      return hydrate(db, rows);
+    },
+
+    /** One of the shopper's orders; another shopper's or a missing one is 404. */
+    async getOrder(userId: number, orderId: number): Promise<Order> {
+      const [row] = await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+      if (!row) throw new NotFoundError(ORDER_MESSAGES.notFound);
+      const [order] = await hydrate(db, [row]);
+      return order!;
+    },
+
+    /**
+     * Cancels a Pending or Processing order of the shopper (or of anyone, for the shop): stock
+     * goes back and a paid order is refunded through the gateway, in one transaction.
+     */
+    async cancelOrder(orderId: number, by: { userId: number } | { admin: true; by?: OrderActor }): Promise<Order> {
+      const row = await db.transaction(async (tx) => {
+        const [current] = await tx
+          .select()
+          .from(orders)
+          .where('userId' in by ? and(eq(orders.id, orderId), eq(orders.userId, by.userId)) : eq(orders.id, orderId))
+          .for('update');
+        if (!current) throw new NotFoundError(ORDER_MESSAGES.notFound);
+        if (current.status === 'Cancelled') throw new ConflictError(ORDER_MESSAGES.alreadyCancelled);
+        if (current.status !== 'Pending' && current.status !== 'Processing')
+          throw new ConflictError(ORDER_MESSAGES.cannotCancel);
+        let refund: Partial<typeof orders.$inferInsert> = {};
+        // A redemption order gives its points back (the shopper's row first, as redemptions lock it):
+        // its payment, in points, is refunded.
+        if (current.pointsSpent > 0 && current.userId) {
+          await lockBalance(tx, current.userId);
+          await addLedgerEntry(tx, {
+            userId: current.userId,
+            kind: 'reverse',
+            points: current.pointsSpent,
+            orderId: current.id,
+            note: `Order ${current.orderNumber} cancelled: points returned`,
+          });
+          refund = { paymentStatus: 'Refunded' };
+        }
+        const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId));
+        await releaseStock(tx, items);
+        if (current.paymentStatus === 'Paid' && current.transactionId) {
+          const { refundId } = await gateway.refund({
+            transactionId: current.transactionId,
+            amountCents: current.totalCents,
+          });
+          refund = { paymentStatus: 'Refunded', refundId };
+        }
+        return setStatus(
+          tx,
+          current,
+          'Cancelled',
+          'userId' in by ? 'customer' : (by.by ?? 'admin'),
+          refund.refundId ? 'Refunded in full' : null,
+          refund,
+        );
+      });
+      const [order] = await hydrate(db, [row]);
+      onStockChange(order!.items.map((item) => item.productId));
+      return order!;
+    },
+
+    /**
+     * Redeems a redemption product with loyalty points (membership issue): one transaction
+     * locks the shopper's balance, checks it covers `pointsCost × quantity` (409 'Not enough
+     * points'), takes the stock (409 when short) and records an order paid with points.
+     */
+    async redeem(userId: number, email: string, input: RedemptionInput): Promise<Order> {
+      const row = await db.transaction(async (tx) => {
+        const balance = await lockBalance(tx, userId);
+        const [product] = await tx
+          .select({ pointsCost: products.pointsCost, isRedemption: products.isRedemption })
+          .from(products)
+          .where(eq(products.id, input.productId));
+        if (!product) throw new NotFoundError('Product not found');
+        if (!product.isRedemption || product.pointsCost === null) {
+          throw new DomainError(400, MEMBERSHIP_MESSAGES.notRedeemable, {
+            productId: [MEMBERSHIP_MESSAGES.notRedeemable],
+          });
+        }
+        const cost = product.pointsCost * input.quantity;
+        if (balance < cost)
+          throw new ConflictError(MEMBERSHIP_MESSAGES.notEnoughPoints, {
+            points: [`You have ${balance} points; this needs ${cost}`],
+          });
+        const address = input.shippingAddress;
+        const [created] = await tx
+          .insert(orders)
+          .values({
+            userId,
+            email,
+            idempotencyKey: `redeem_${randomUUID()}`,
+            requestHash: 'redemption',
+            paymentMethod: 'points',
+            pointsSpent: cost,
+            subtotalCents: 0,
+            gstCents: 0,
+            shippingCents: 0,
+            totalCents: 0,
+            shipFullName: address.fullName,
+            shipAddressLine1: address.addressLine1,
+            shipAddressLine2: address.addressLine2,
+            shipCity: address.city,
+            shipState: address.state,
+            shipPostalCode: address.postalCode,
+            shipCountry: address.country,
+          })
+          .returning();
+        if (!created) throw new Error('Inserting a redemption order returned no row');
+        // A shortage names the field the redemption form has (`quantity`), not the checkout's `orderItems`.
+        const [line] = await reserveStock(tx, [{ productId: input.productId, quantity: input.quantity }]).catch(
+          (error: unknown) => {
+            if (error instanceof ConflictError) throw new ConflictError(error.message, { quantity: [error.message] });
+            throw error;
+          },
+        );
+        await tx.insert(orderItems).values({
+          orderId: created.id,
+          productId: input.productId,
+          productName: line!.name,
+          sku: line!.sku,
+          unitPriceCents: 0,
+          quantity: input.quantity,
+          imageUrl: line!.imageUrl,
+        });
+        await addLedgerEntry(tx, {
+          userId,
+          kind: 'redeem',
+          points: -cost,
+          orderId: created.id,
+          note: `Redeemed ${input.quantity} × ${line!.name}`,
+        });
+        return setStatus(tx, created, 'Processing', 'customer', `Paid with ${cost} points`, { paymentStatus: 'Paid' });
+      });
+      const [order] = await hydrate(db, [row]);
+      onStockChange([input.productId]);
+      return order!;
+    },
+
+    /** Any order by id, for the shop (an order whose customer deleted their account has no owner). */
+    async getAnyOrder(orderId: number): Promise<Order> {
+      const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
+      if (!row) throw new NotFoundError(ORDER_MESSAGES.notFound);
+      const [order] = await hydrate(db, [row]);
+      return order!;
+    },
+
+    /** The shop received a Pending order's payment: Pending → Processing. */
+    async markProcessing(orderId: number, actor: OrderActor = 'admin'): Promise<Order> {
+      const row = await db.transaction(async (tx) => {
+        const [current] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+        if (!current) throw new NotFoundError(ORDER_MESSAGES.notFound);
+        if (current.status !== 'Pending')
+          throw new ConflictError(`An order that is ${current.status} cannot be moved to Processing.`);
+        return setStatus(tx, current, 'Processing', actor, null);
+      });
+      const [order] = await hydrate(db, [row]);
+      return order!;
+    },
+
+    /** Tells the catalogue that these products' stock changed outside an order (a return put stock back). */
+    stockChanged(productIds: number[]): void {
+      onStockChange(productIds);
+    },
+
+    /** Marks a paid order fulfilled (the shop's move, from the back office). */
+    async markSucceeded(orderId: number, actor: OrderActor = 'admin'): Promise<Order> {
+      // The plan is read before the transaction (see placeOrder).
+      const [owner] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId));
+      const plan = owner?.userId ? await shippingPlanOf(owner.userId) : null;
+      const row = await db.transaction(async (tx) => {
+        const [current] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+        if (!current) throw new NotFoundError(ORDER_MESSAGES.notFound);
+        if (current.status !== 'Processing')
+          throw new ConflictError(`An order that is ${current.status} cannot be marked fulfilled.`);
+        // Points are earned when an order is fulfilled (spec-decisions "Stock"), at the plan held then.
+        const earned = current.userId ? pointsEarned(current.subtotalCents, plan) : 0;
+        if (current.userId && earned > 0) {
+          await lockBalance(tx, current.userId);
+          await addLedgerEntry(tx, {
+            userId: current.userId,
+            kind: 'earn',
+            points: earned,
+            orderId: current.id,
+            note: `Order ${current.orderNumber}`,
+          });
+        }
+        return setStatus(tx, current, 'Succeeded', actor, earned > 0 ? `${earned} points earned` : null);
+      });
+      const [order] = await hydrate(db, [row]);
+      return order!;
+    },
+
+    /** Records a return request on a Succeeded order (one open request per order). */
+    async requestReturn(userId: number, orderId: number, input: ReturnRequestInput): Promise<Order> {
+      await db.transaction(async (tx) => {
+        const [current] = await tx
+          .select()
+          .from(orders)
+          .where(and(eq(orders.id, orderId), eq(orders.userId, userId)))
+          .for('update');
+        if (!current) throw new NotFoundError(ORDER_MESSAGES.notFound);
+        if (current.status !== 'Succeeded') throw new ConflictError(ORDER_MESSAGES.returnOnlySucceeded);
+        const [open] = await tx
+          .select({ id: returnRequests.id })
+          .from(returnRequests)
+          .where(and(eq(returnRequests.orderId, orderId), inArray(returnRequests.status, ['Requested', 'Approved'])));
+        if (open) throw new ConflictError(ORDER_MESSAGES.returnAlreadyRequested);
+        const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId));
+        // One entry per line: two entries for the same line must not add up to more than was bought.
+        const wantedById = new Map<number, number>();
+        for (const wanted of input.items) {
+          wantedById.set(wanted.orderItemId, (wantedById.get(wanted.orderItemId) ?? 0) + wanted.quantity);
+        }
+        const combined = [...wantedById].map(([orderItemId, quantity]) => ({ orderItemId, quantity }));
+        for (const wanted of combined) {
+          const item = items.find((candidate) => candidate.id === wanted.orderItemId);
+          if (!item)
+            throw new DomainError(400, 'That item is not part of this order', {
+              items: ['That item is not part of this order'],
+            });
+          if (wanted.quantity > item.quantity) {
+            throw new DomainError(400, `You can return at most ${item.quantity} of ${item.productName}`, {
+              items: [`You can return at most ${item.quantity} of ${item.productName}`],
+            });
+          }
+        }
+        await tx.insert(returnRequests).values({ orderId, reason: input.reason, items: combined });
+        await tx
+          .insert(orderEvents)
+          .values({ orderId, status: 'Return requested', actor: 'customer', note: input.reason });
+      });
+      return this.getOrder(userId, orderId);
+    },
+
+    /**
+     * Puts an order's still-available lines back into the shopper's saved cart at today's
+     * prices (bounded by stock) and names the lines that cannot be had.
+     */
+    async reorder(userId: number, orderId: number): Promise<{ added: string[]; unavailable: string[] }> {
+      const order = await this.getOrder(userId, orderId);
+      const cart = await mergeCart(
+        db,
+        userId,
+        order.items.map((item) => ({ productId: item.productId, variantId: item.variantId, quantity: item.quantity })),
+      );
+      const key = (line: { productId: number; variantId?: number | null }) =>
+        `${line.productId}:${line.variantId ?? 0}`;
+      const inCart = new Set(cart.map(key));
+      const label = (item: Order['items'][number]) =>
+        item.variantName ? `${item.productName} (${item.variantName})` : item.productName;
+      return {
+        added: order.items.filter((item) => inCart.has(key(item))).map(label),
+        unavailable: order.items.filter((item) => !inCart.has(key(item))).map(label),
+      };
+    },
+  };
+}
+
+export type Orders = ReturnType<typeof createOrders>;
+
+/** Account deletion keeps the shop's records of orders but not the person: e-mail and address go. */
+export async function anonymiseOrdersOf(tx: Database | Transaction, userId: number): Promise<void> {
+  await tx
+    .update(orders)
+    .set({
+      email: null,
+      shipFullName: null,
+      shipAddressLine1: null,
+      shipAddressLine2: null,
+      shipCity: null,
+      shipState: null,
+      shipPostalCode: null,
+      updatedAt: new Date(),
+    })
+    .where(eq(orders.userId, userId));
+}
