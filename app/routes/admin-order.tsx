@@ -1,0 +1,214 @@
+import { data, Form, Link } from 'react-router';
+import { formatDollars } from '../../contracts/money.ts';
+import { FormMessage, SubmitButton } from '../components/account/form-field.tsx';
+import { AdminError, AdminLayout } from '../components/admin/admin-layout.tsx';
+import { ReturnDecision } from '../components/admin/return-decision.tsx';
+import { OrderStatusBadge } from '../components/order-status-badge.tsx';
+import { PostalAddress } from '../components/postal-address.tsx';
+import { type BackOfficeResult, handleBackOfficeAction } from '../lib/back-office-actions.server.ts';
+import { readUrlEncodedForm } from '../lib/form-body.ts';
+import { domainFailureOf } from '../lib/form-errors.ts';
+import { requireAdmin } from '../lib/session.server.ts';
+import { shopContext } from '../lib/shop-context.ts';
+import type { Route } from './+types/admin-order';
+
+const when = new Intl.DateTimeFormat('en-AU', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZone: 'Australia/Sydney',
+});
+
+const MOVE_LABELS: Record<string, string> = {
+  Processing: 'Mark paid (Processing)',
+  Succeeded: 'Mark fulfilled (Succeeded)',
+  Cancelled: 'Cancel order',
+};
+
+/** One order for the shop: lines, customer, address, payment, history, returns and the moves it allows. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  requireAdmin(request, context);
+  if (!/^[1-9]\d{0,9}$/.test(params.id)) throw data('Not found', { status: 404 });
+  try {
+    return await context.get(shopContext).backOffice.getOrder(Number(params.id));
+  } catch (error) {
+    if (domainFailureOf(error)?.status === 404) throw data('Not found', { status: 404 });
+    throw error;
+  }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = requireAdmin(request, context);
+  const form = await readUrlEncodedForm(request, 8 * 1024);
+  return handleBackOfficeAction(form, viewer, context.get(shopContext).backOffice);
+}
+
+export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, customer, history, returns, allowedMoves } = loaderData;
+  const result = actionData as BackOfficeResult | undefined;
+  return (
+    <AdminLayout title={`Order ${order.orderNumber}`} actions={<OrderStatusBadge status={order.status} />}>
+      <div className="space-y-6">
+        {result ? <FormMessage tone={result.ok ? 'success' : 'error'}>{result.message}</FormMessage> : null}
+        <section
+          aria-label="Move the order"
+          className="flex flex-wrap gap-3 rounded-lg border border-gray-200 bg-white p-4"
+        >
+          {allowedMoves.length === 0 ? (
+            <p className="text-sm text-gray-700">No further moves for a {order.status} order.</p>
+          ) : null}
+          {allowedMoves.map((status) => (
+            <Form
+              key={status}
+              method="post"
+              preventScrollReset
+              onSubmit={(event) => {
+                if (
+                  status === 'Cancelled' &&
+                  !window.confirm('Cancel this order? Stock goes back and a paid order is refunded in full.')
+                ) {
+                  event.preventDefault();
+                }
+              }}
+            >
+              <input type="hidden" name="orderId" value={order.id} />
+              <input type="hidden" name="status" value={status} />
+              <SubmitButton
+                name="intent"
+                value="move"
+                tone={status === 'Cancelled' ? 'danger' : 'primary'}
+                busyLabel="Saving…"
+              >
+                {MOVE_LABELS[status] ?? status}
+              </SubmitButton>
+            </Form>
+          ))}
+        </section>
+
+        <div className="grid gap-4 md:grid-cols-3">
+          <section className="rounded-lg border border-gray-200 bg-white p-4 text-sm">
+            <h2 className="font-display text-xl font-bold uppercase">Customer</h2>
+            {customer ? (
+              <p className="mt-2">
+                {customer.name}
+                <br />
+                <a href={`mailto:${customer.email}`} className="text-navy-800 underline">
+                  {customer.email}
+                </a>
+              </p>
+            ) : (
+              <p className="mt-2 text-gray-700">{order.email ?? 'The customer deleted their account.'}</p>
+            )}
+          </section>
+          <section className="rounded-lg border border-gray-200 bg-white p-4 text-sm">
+            <h2 className="font-display text-xl font-bold uppercase">Ship to</h2>
+            {order.shippingAddress ? (
+              <PostalAddress address={order.shippingAddress} className="mt-2 not-italic" />
+            ) : (
+              <p className="mt-2 text-gray-700">No shipping information available</p>
+            )}
+          </section>
+          <section className="rounded-lg border border-gray-200 bg-white p-4 text-sm">
+            <h2 className="font-display text-xl font-bold uppercase">Payment</h2>
+            <p className="mt-2">
+              {order.paymentStatus}
+              {order.cardLast4 ? ` · ${order.cardBrand ?? 'Card'} ending ${order.cardLast4}` : ''}
+              <br />
+              <span className="break-all text-gray-700">{order.transactionId ?? 'No transaction'}</span>
+            </p>
+          </section>
+        </div>
+
+        <section className="overflow-x-auto rounded-lg border border-gray-200 bg-white">
+          <table className="w-full min-w-[32rem] text-sm">
+            <caption className="px-4 pt-4 text-left font-display text-xl font-bold uppercase">Lines</caption>
+            <thead className="border-b border-gray-200 text-left text-xs uppercase tracking-wide text-gray-600">
+              <tr>
+                <th scope="col" className="px-4 py-2">
+                  Product
+                </th>
+                <th scope="col" className="px-2 py-2">
+                  SKU
+                </th>
+                <th scope="col" className="px-2 py-2 text-right">
+                  Price
+                </th>
+                <th scope="col" className="px-2 py-2 text-right">
+                  Qty
+                </th>
+                <th scope="col" className="px-4 py-2 text-right">
+                  Total
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-100">
+              {order.items.map((item) => (
+                <tr key={item.id}>
+                  <td className="px-4 py-2">
+                    <Link to={`/product/${item.productId}`} className="hover:underline">
+                      {item.productName}
+                    </Link>
+                    {item.variantName ? <span className="block text-xs text-gray-700">{item.variantName}</span> : null}
+                  </td>
+                  <td className="px-2 py-2">{item.sku}</td>
+                  <td className="tabular px-2 py-2 text-right">{formatDollars(item.unitPrice)}</td>
+                  <td className="tabular px-2 py-2 text-right">{item.quantity}</td>
+                  <td className="tabular px-4 py-2 text-right">{formatDollars(item.lineTotal)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="tabular px-4 py-3 text-right text-sm">
+            Subtotal {formatDollars(order.subtotal)} · GST {formatDollars(order.taxAmount)} · Shipping{' '}
+            {order.shippingCost === 0 ? 'Free' : formatDollars(order.shippingCost)} ·{' '}
+            <strong>Total {formatDollars(order.total)}</strong>
+          </p>
+        </section>
+
+        {returns.length > 0 ? (
+          <section className="rounded-lg border border-gray-200 bg-white p-4">
+            <h2 className="font-display text-xl font-bold uppercase">Returns</h2>
+            <ul className="mt-2 space-y-4 text-sm">
+              {returns.map((request) => (
+                <li key={request.id}>
+                  <p>
+                    <strong>{request.status}</strong> · {when.format(new Date(request.createdAt))} · “{request.reason}”
+                    {request.resolutionNote ? ` · ${request.resolutionNote}` : ''}
+                  </p>
+                  <p className="text-gray-700">
+                    {request.items
+                      .map(
+                        (wanted) =>
+                          `${wanted.quantity} × ${order.items.find((item) => item.id === wanted.orderItemId)?.productName ?? 'item'}`,
+                      )
+                      .join(', ')}
+                  </p>
+                  {request.status === 'Requested' ? <ReturnDecision returnId={request.id} /> : null}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+
+        <section className="rounded-lg border border-gray-200 bg-white p-4">
+          <h2 className="font-display text-xl font-bold uppercase">History</h2>
+          <ol className="mt-2 space-y-1 text-sm">
+            {history.map((event, index) => (
+              <li key={`${event.createdAt}-${index}`}>
+                <span className="tabular text-gray-600">{when.format(new Date(event.createdAt))}</span> ·{' '}
+                <strong>{event.status}</strong> by {event.actor}
+                {event.note ? ` · ${event.note}` : ''}
+              </li>
+            ))}
+          </ol>
+        </section>
+      </div>
+    </AdminLayout>
+  );
+}
+
+export function ErrorBoundary() {
+  return <AdminError failure="This order could not be loaded. Please try again." />;
+}
