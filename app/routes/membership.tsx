@@ -1,0 +1,357 @@
+import { useState } from 'react';
+import { data, Form, Link, redirect } from 'react-router';
+import { MEMBERSHIP_PLANS, planNamed } from '../../contracts/membership.ts';
+import { joinMembershipSchema } from '../../contracts/membership-input.ts';
+import { formatDollars } from '../../contracts/money.ts';
+import { CARD_MESSAGES } from '../../contracts/orders.ts';
+import { AccountLayout } from '../components/account/account-layout.tsx';
+import { type FieldErrors, FormMessage, SubmitButton, TextField } from '../components/account/form-field.tsx';
+import { RouteFailure } from '../components/account/route-failure.tsx';
+import { readUrlEncodedForm } from '../lib/form-body.ts';
+import { domainFailureOf, fieldErrorsOf } from '../lib/form-errors.ts';
+import { requireViewer } from '../lib/session.server.ts';
+import { shopContext } from '../lib/shop-context.ts';
+import type { Route } from './+types/membership';
+
+const when = new Intl.DateTimeFormat('en-AU', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'Australia/Sydney',
+});
+
+/**
+ * 'Become a Member' (spec §2, guarded): the plans, and the join form (name and e-mail from
+ * the account, the account's password twice, a card). A member sees their plan and can switch
+ * it or cancel at the end of the month. `{ membership, name, email, methods }`.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = requireViewer(request, context);
+  const { memberships, paymentMethods } = context.get(shopContext);
+  const [membership, methods] = await Promise.all([
+    memberships.get(viewer.user.id),
+    paymentMethods.list(viewer.user.id),
+  ]);
+  return { membership, name: viewer.user.name, email: viewer.user.email, methods };
+}
+
+type ActionResult = { ok: boolean; message: string; errors?: FieldErrors; plan?: string };
+
+/** `intent=join` (pays the first month, then /welcome), `intent=switch` with `plan`, `intent=cancel`. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = requireViewer(request, context);
+  const { memberships } = context.get(shopContext);
+  const form = await readUrlEncodedForm(request, 8 * 1024);
+  const intent = form.get('intent');
+  try {
+    if (intent === 'join') {
+      const savedMethod = form.get('payWith');
+      const useSaved = savedMethod && savedMethod !== 'new';
+      const parsed = joinMembershipSchema.safeParse({
+        plan: form.get('plan') ?? '',
+        name: form.get('name') ?? '',
+        email: form.get('email') ?? '',
+        password: form.get('password') ?? '',
+        confirmPassword: form.get('confirmPassword') ?? '',
+        cardData: useSaved
+          ? null
+          : {
+              Number: form.get('cardNumber') ?? '',
+              Name: form.get('cardName') ?? '',
+              Expiry: form.get('expiryDate') ?? '',
+              Cvc: form.get('cvv') ?? '',
+            },
+        paymentMethodId: useSaved ? Number(savedMethod) : null,
+      });
+      if (!parsed.success) {
+        const errors = fieldErrorsOf(parsed.error);
+        // The card's fields are named as on the checkout form.
+        for (const [from, to] of [
+          ['Number', 'cardNumber'],
+          ['Name', 'cardName'],
+          ['Expiry', 'expiryDate'],
+          ['Cvc', 'cvv'],
+        ] as const) {
+          if (errors[from]) errors[to] = errors[from];
+        }
+        return data<ActionResult>(
+          { ok: false, message: 'Please check the highlighted fields.', errors, plan: form.get('plan') ?? '' },
+          { status: 400 },
+        );
+      }
+      await memberships.join(viewer.user.id, parsed.data);
+      return redirect('/welcome');
+    }
+    if (intent === 'switch') {
+      const plan = planNamed(form.get('plan') ?? '');
+      if (!plan) throw data('Unknown plan', { status: 400 });
+      await memberships.changePlan(viewer.user.id, plan.id);
+      return data<ActionResult>({ ok: true, message: `You are now on the ${plan.name} plan.` });
+    }
+    if (intent === 'cancel') {
+      const membership = await memberships.cancel(viewer.user.id);
+      return data<ActionResult>({
+        ok: true,
+        message: `Your membership ends on ${when.format(new Date(membership.renewsOn))}. Your benefits last until then.`,
+      });
+    }
+  } catch (error) {
+    const failure = domainFailureOf(error);
+    if (!failure) throw error;
+    return data<ActionResult>(
+      { ok: false, message: failure.message, errors: failure.errors, plan: form.get('plan') ?? '' },
+      { status: failure.status },
+    );
+  }
+  throw data('Unknown action', { status: 400 });
+}
+
+function PlanCards({ current }: { current?: string }) {
+  return (
+    <ul className="grid gap-5 md:grid-cols-2">
+      {MEMBERSHIP_PLANS.map((plan) => (
+        <li
+          key={plan.id}
+          className={`rounded-lg border bg-white p-6 ${plan.id === current ? 'border-navy-700 ring-2 ring-navy-700' : 'border-gray-200'}`}
+        >
+          {/* The ring alone would say it only in colour. */}
+          {plan.id === current ? (
+            <p className="mb-2 inline-block rounded bg-navy-900 px-2 py-0.5 text-xs font-bold uppercase tracking-wide text-white">
+              Your plan
+            </p>
+          ) : null}
+          <h2 className="font-display text-3xl font-bold uppercase">{plan.name}</h2>
+          <p className="tabular mt-2 text-3xl font-bold">
+            {formatDollars(plan.monthlyPriceCents / 100)}
+            <span className="text-base font-semibold text-gray-700">/month</span>
+          </p>
+          <ul className="mt-4 space-y-2 text-sm">
+            {plan.benefits.map((benefit) => (
+              <li key={benefit} className="flex gap-2">
+                <span aria-hidden="true" className="font-bold text-stock-in">
+                  ✓
+                </span>
+                {benefit}
+              </li>
+            ))}
+          </ul>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export default function MembershipPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { membership, name, email, methods } = loaderData;
+  const result = actionData as ActionResult | undefined;
+  const errors = result?.errors;
+  const field = { form: 'membership', errors } as const;
+  const member = membership && membership.status !== 'cancelled';
+  // The card's fields are needed unless a saved method pays (only offered when there is one).
+  const [payWith, setPayWith] = useState('new');
+  const cardRequired = methods.length === 0 || payWith === 'new';
+
+  if (member) {
+    const plan = planNamed(membership.plan);
+    const other = MEMBERSHIP_PLANS.find((candidate) => candidate.id !== membership.plan)!;
+    return (
+      <AccountLayout title="Membership" intro={`You are a ${plan?.name} member.`}>
+        <div className="space-y-5">
+          {result ? <FormMessage tone={result.ok ? 'success' : 'error'}>{result.message}</FormMessage> : null}
+          <p className="rounded-lg border border-gray-200 bg-white p-4 text-sm">
+            {membership.status === 'cancelling'
+              ? `Your membership ends on ${when.format(new Date(membership.renewsOn))}.`
+              : `Your membership renews on ${when.format(new Date(membership.renewsOn))}.`}{' '}
+            <Link to="/points" className="font-semibold text-navy-800 underline">
+              See your points
+            </Link>
+          </p>
+          <PlanCards current={membership.plan} />
+          <div className="flex flex-wrap gap-3">
+            <Form method="post">
+              <input type="hidden" name="plan" value={other.id} />
+              <SubmitButton name="intent" value="switch" busyLabel="Switching…">
+                {membership.status === 'cancelling' && other.id === membership.plan
+                  ? 'Keep my membership'
+                  : `Switch to ${other.name}`}
+              </SubmitButton>
+            </Form>
+            {membership.status === 'cancelling' ? (
+              <Form method="post">
+                <input type="hidden" name="plan" value={membership.plan} />
+                <SubmitButton name="intent" value="switch" tone="secondary" busyLabel="Saving…">
+                  Keep {plan?.name}
+                </SubmitButton>
+              </Form>
+            ) : (
+              <Form
+                method="post"
+                onSubmit={(event) => {
+                  if (!window.confirm('Cancel your membership at the end of this month?')) event.preventDefault();
+                }}
+              >
+                <SubmitButton name="intent" value="cancel" tone="danger" busyLabel="Cancelling…">
+                  Cancel membership
+                </SubmitButton>
+              </Form>
+            )}
+          </div>
+        </div>
+      </AccountLayout>
+    );
+  }
+
+  return (
+    <AccountLayout
+      title="Become a Member"
+      intro="Earn points on every order and spend them on tools. Two plans, month to month."
+    >
+      <div className="space-y-6">
+        <PlanCards />
+        <section aria-labelledby="join-heading" className="rounded-lg border border-gray-200 bg-white p-5 sm:p-6">
+          <h2 id="join-heading" className="font-display text-2xl font-bold uppercase">
+            Join now
+          </h2>
+          {result && !result.ok ? (
+            <div className="mt-3">
+              <FormMessage tone="error">{result.message}</FormMessage>
+            </div>
+          ) : null}
+          <Form method="post" noValidate className="mt-4 grid gap-5 sm:grid-cols-2">
+            <fieldset className="sm:col-span-2">
+              <legend className="text-sm font-semibold">Plan</legend>
+              <div className="mt-2 flex flex-wrap gap-3">
+                {MEMBERSHIP_PLANS.map((plan) => (
+                  <label
+                    key={plan.id}
+                    className="flex items-center gap-2 rounded border border-gray-300 px-4 py-3 has-[:checked]:border-navy-800 has-[:checked]:bg-navy-100"
+                  >
+                    <input
+                      type="radio"
+                      name="plan"
+                      value={plan.id}
+                      defaultChecked={(result?.plan || 'basic') === plan.id}
+                      className="h-5 w-5 accent-navy-800"
+                    />
+                    <span className="font-semibold">
+                      {plan.name} · {formatDollars(plan.monthlyPriceCents / 100)}/month
+                    </span>
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+            <TextField {...field} name="name" label="Name" defaultValue={name} autoComplete="name" required />
+            <TextField
+              {...field}
+              name="email"
+              label="Email"
+              type="email"
+              defaultValue={email}
+              readOnly
+              hint="Your account's e-mail"
+              required
+            />
+            <TextField
+              {...field}
+              name="password"
+              label="Password"
+              type="password"
+              autoComplete="current-password"
+              hint="Your account's password"
+              required
+            />
+            <TextField
+              {...field}
+              name="confirmPassword"
+              label="Confirm password"
+              type="password"
+              autoComplete="current-password"
+              required
+            />
+            {methods.length > 0 ? (
+              <fieldset className="sm:col-span-2">
+                <legend className="text-sm font-semibold">Pay with</legend>
+                <div className="mt-2 space-y-2">
+                  {methods.map((method) => (
+                    <label key={method.id} className="flex items-center gap-3 text-sm">
+                      <input
+                        type="radio"
+                        name="payWith"
+                        value={method.id}
+                        onChange={() => setPayWith(String(method.id))}
+                        className="h-5 w-5 accent-navy-800"
+                      />
+                      {method.provider} ending {method.last4Digits}
+                    </label>
+                  ))}
+                  <label className="flex items-center gap-3 text-sm">
+                    <input
+                      type="radio"
+                      name="payWith"
+                      value="new"
+                      defaultChecked
+                      onChange={() => setPayWith('new')}
+                      className="h-5 w-5 accent-navy-800"
+                    />
+                    A new card
+                  </label>
+                </div>
+              </fieldset>
+            ) : null}
+            <TextField
+              {...field}
+              name="cardNumber"
+              label="Card number"
+              inputMode="numeric"
+              autoComplete="cc-number"
+              maxLength={19}
+              required={cardRequired}
+              className="sm:col-span-2"
+              hint={CARD_MESSAGES.number.replace('Please enter a valid', 'A')}
+            />
+            <TextField
+              {...field}
+              name="cardName"
+              label="Name on card"
+              autoComplete="cc-name"
+              maxLength={100}
+              required={cardRequired}
+            />
+            <div className="grid grid-cols-2 gap-3">
+              <TextField
+                {...field}
+                name="expiryDate"
+                label="Expiry (MM/YY)"
+                inputMode="numeric"
+                autoComplete="cc-exp"
+                maxLength={5}
+                required={cardRequired}
+              />
+              <TextField
+                {...field}
+                name="cvv"
+                label="CVV"
+                inputMode="numeric"
+                autoComplete="cc-csc"
+                maxLength={3}
+                required={cardRequired}
+              />
+            </div>
+            <div className="sm:col-span-2">
+              <SubmitButton name="intent" value="join" busyLabel="Joining…">
+                Become a Member
+              </SubmitButton>
+              <p className="mt-2 text-xs text-gray-600">
+                The first month is charged now; the card number and CVV go to the payment gateway only.
+              </p>
+            </div>
+          </Form>
+        </section>
+      </div>
+    </AccountLayout>
+  );
+}
+
+export function ErrorBoundary() {
+  return <RouteFailure title="Become a Member" message="We could not load the membership page. Please try again." />;
+}
