@@ -1,4 +1,28 @@
-import type { Ref } from 'react';
+import { type Ref, type RefObject, useEffect, useRef } from 'react';
+
+/**
+ * Keeps the price boxes on the URL's prices when the URL changes by other means (Back, a chip,
+ * "Clear all") and calls `onReset`. Not on the first run: the server already drew the URL's
+ * prices, and a shopper who typed while the page hydrated would lose what they typed.
+ */
+export function usePriceBoxesFollowUrl(
+  minRef: RefObject<HTMLInputElement | null>,
+  maxRef: RefObject<HTMLInputElement | null>,
+  minPrice: number | undefined,
+  maxPrice: number | undefined,
+  onReset: () => void,
+): void {
+  const shown = useRef(`${minPrice}:${maxPrice}`);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: onReset is a fresh closure each render; only the prices matter.
+  useEffect(() => {
+    const prices = `${minPrice}:${maxPrice}`;
+    if (shown.current === prices) return;
+    shown.current = prices;
+    if (minRef.current) minRef.current.value = minPrice?.toString() ?? '';
+    if (maxRef.current) maxRef.current.value = maxPrice?.toString() ?? '';
+    onReset();
+  }, [minPrice, maxPrice]);
+}
 
 interface PriceRangeFieldsetProps {
   legend: string;

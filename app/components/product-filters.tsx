@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { type ListingOptions, type ListingState, listingSearch, RATING_OPTIONS } from '../../contracts/listing.ts';
 import { type BrandFacet, loadListingParser } from '../lib/listing.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
-import { PriceRangeFieldset } from './price-range-fieldset.tsx';
+import { PriceRangeFieldset, usePriceBoxesFollowUrl } from './price-range-fieldset.tsx';
 
 interface ProductFiltersProps {
   /** The form's id: the sort select in the toolbar joins the form through it. */
@@ -96,12 +96,8 @@ export function ProductFilters({
   const [error, setError] = useState<string | null>(null);
   const ids = useId();
 
-  // Typed prices are left alone while the shopper edits; a new URL (back button, "Clear all") resets them.
-  useEffect(() => {
-    if (minRef.current) minRef.current.value = state.minPrice?.toString() ?? '';
-    if (maxRef.current) maxRef.current.value = state.maxPrice?.toString() ?? '';
-    setError(null);
-  }, [state.minPrice, state.maxPrice]);
+  // Typed prices are left alone while the shopper edits; a new URL (Back, "Clear all") resets them.
+  usePriceBoxesFollowUrl(minRef, maxRef, state.minPrice, state.maxPrice, () => setError(null));
 
   // Ticks and the category are uncontrolled, so a click shows at once and focus stays put; they follow
   // the URL (or the navigation on its way) whenever it changes by other means: a chip, "Clear all", Back.

@@ -1,9 +1,9 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Facet, SearchQuery } from '../../contracts/search.ts';
 import { searchHref } from '../../contracts/search-links.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
-import { PriceRangeFieldset } from './price-range-fieldset.tsx';
+import { PriceRangeFieldset, usePriceBoxesFollowUrl } from './price-range-fieldset.tsx';
 
 /** The filters a shopper can set on /search; the term and sort ride along unchanged. */
 export type SearchFilterState = Pick<
@@ -106,12 +106,8 @@ export function SearchFilters({ formId, state, categories, brands, onApplied }: 
   const maxRef = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
 
-  // A new URL (back button, Clear All Filters) resets what is typed in the price boxes.
-  useEffect(() => {
-    if (minRef.current) minRef.current.value = state.minPrice?.toString() ?? '';
-    if (maxRef.current) maxRef.current.value = state.maxPrice?.toString() ?? '';
-    setError(null);
-  }, [state.minPrice, state.maxPrice]);
+  // Typed prices are left alone while the shopper edits; a new URL (Back, "Clear all") resets them.
+  usePriceBoxesFollowUrl(minRef, maxRef, state.minPrice, state.maxPrice, () => setError(null));
 
   function go(next: SearchFilterState): void {
     // Leaving `page` out sends every filter change back to page 1.
