@@ -8,6 +8,13 @@ export interface BrandTile {
   productCount?: number;
 }
 
+/**
+ * What a brand list shows when the brands did not load: spec §8's 'Error loading brands: {error}'
+ * with its 'Failed to fetch brands' as the error, word for word (the server's own reason is
+ * logged, never shown).
+ */
+export const BRANDS_FAILED = 'Error loading brands: Failed to fetch brands';
+
 /** The first brands as a sideways row of logo cards, each linking to its brand page. */
 export function BrandSlider({ brands }: { brands: BrandTile[] }) {
   return (

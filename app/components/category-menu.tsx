@@ -1,6 +1,6 @@
 import { type KeyboardEvent, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Await, Link } from 'react-router';
-import { CATEGORY_MENU_LIMIT, type CategoryLink, sortCategories } from './shop-links.ts';
+import { CATEGORIES_FAILED, CATEGORY_MENU_LIMIT, type CategoryLink, sortCategories } from './shop-links.ts';
 
 export type CategoryList = CategoryLink[] | Promise<CategoryLink[]>;
 
@@ -89,11 +89,11 @@ export function CategoryMenuLoading() {
   );
 }
 
-/** What the menu shows when the category list could not be loaded. */
+/** What the menu shows when the category list could not be loaded: spec §8's text, word for word. */
 export function CategoryMenuError() {
   return (
     <p role="alert" className="px-4 py-3 text-sm text-stock-out">
-      Categories could not be loaded. Please refresh the page.
+      {CATEGORIES_FAILED}
     </p>
   );
 }

@@ -1,13 +1,17 @@
-import { data, Link } from 'react-router';
+import { data, Link, redirect } from 'react-router';
 import { idSchema } from '../../contracts/params.ts';
+import type { ShopServices } from '../../server/services.ts';
 import { BrandCard } from '../components/brand-card.tsx';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { PageHero } from '../components/page-hero.tsx';
 import { ProductGrid } from '../components/product-grid.tsx';
 import { RouteError } from '../components/route-error.tsx';
 import { ScrollRow } from '../components/scroll-row.tsx';
+import { SectionError } from '../components/section-error.tsx';
 import { brandsByProductCount } from '../lib/listing.ts';
 import { nullIfNotFound } from '../lib/not-found.ts';
+import { pageUrl } from '../lib/page-url.ts';
+import { loadSection } from '../lib/section-load.ts';
 import { absoluteUrl, metaDescription, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/category';
@@ -16,21 +20,38 @@ import type { Route } from './+types/category';
 export const CATEGORY_TOP_PRODUCTS = 8;
 
 /**
+ * `/category/power-tools` (spec §2 links categories by name): 301 to the category's canonical
+ * `/category/:id`, query kept (spec-decisions "Catalogue and pages"); an unknown slug is a 404.
+ * Looked up in the category list every page's header already reads, so it is served from cache.
+ */
+async function redirectFromSlug(slug: string, request: Request, catalog: ShopServices['catalog']): Promise<never> {
+  const wanted = slug.toLowerCase();
+  const category = (await catalog.listCategories()).find((candidate) => candidate.slug === wanted);
+  if (!category) throw data(null, { status: 404 });
+  // From the page's address: a client-side navigation arrives as `/category/power-tools.data?_routes=…`.
+  throw redirect(`/category/${category.id}${pageUrl(request).search}`, 301);
+}
+
+/**
  * One category: its brands by product count (TOP BRANDS), its subcategories
- * (SHOP BY SUBCATEGORY) and its best sellers. 404 when the id is malformed or unknown;
- * any other failure is 'Failed to load category data' (error boundary).
+ * (SHOP BY SUBCATEGORY) and its best sellers. A slug instead of an id redirects to the id;
+ * 404 when neither matches. The best sellers load on their own: when they fail the page still
+ * shows the category with 'Failed to fetch category products' (spec §8) in their place
+ * (`topProducts: null`); any other failure is 'Failed to load category data' (error boundary).
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const id = idSchema.safeParse(params.categoryId);
-  if (!id.success) throw data(null, { status: 404 });
   const { catalog, shop } = context.get(shopContext);
+  const id = idSchema.safeParse(params.categoryId);
+  if (!id.success) return redirectFromSlug(params.categoryId, request, catalog);
   const category = await catalog.getCategory(id.data).catch(nullIfNotFound);
   if (!category) throw data(null, { status: 404 });
   const [allBrands, brandCounts, subcategories, topProducts] = await Promise.all([
     catalog.listBrands(),
     catalog.countProductsByBrand({ categoryId: category.id }),
     catalog.listSubcategories({ categoryId: category.id, includeImages: true }),
-    catalog.listProducts({ categoryId: category.id, sort: 'featured', page: 1, limit: CATEGORY_TOP_PRODUCTS }),
+    loadSection(() =>
+      catalog.listProducts({ categoryId: category.id, sort: 'featured', page: 1, limit: CATEGORY_TOP_PRODUCTS }),
+    ),
   ]);
   return {
     category,
@@ -40,8 +61,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       brandCounts,
     ).filter((brand) => brand.productCount > 0),
     subcategories,
-    topProducts: topProducts.items,
-    productCount: topProducts.totalCount,
+    topProducts: topProducts?.items ?? null,
+    productCount: topProducts?.totalCount ?? null,
     origin: publicOrigin(shop, request),
     shopName: shop.name,
   };
@@ -70,7 +91,11 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
       <div className="mt-4">
         <PageHero title={category.name} description={category.description} imageUrl={category.imageUrl}>
           <p className="mt-4 text-sm text-gray-200">
-            <strong className="tabular text-white">{productCount.toLocaleString('en-AU')}</strong> products ·{' '}
+            {productCount === null ? null : (
+              <>
+                <strong className="tabular text-white">{productCount.toLocaleString('en-AU')}</strong> products ·{' '}
+              </>
+            )}
             <strong className="tabular text-white">{subcategories.length}</strong> subcategories ·{' '}
             <strong className="tabular text-white">{brands.length}</strong> brands
           </p>
@@ -147,7 +172,7 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
         )}
       </section>
 
-      {topProducts.length > 0 ? (
+      {topProducts === null || topProducts.length > 0 ? (
         <section aria-labelledby="category-best-sellers" className="mt-12">
           <div className="flex items-baseline justify-between gap-4">
             <h2 id="category-best-sellers" className="font-display text-2xl font-bold uppercase sm:text-3xl">
@@ -161,12 +186,16 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
             </Link>
           </div>
           <div className="mt-4">
-            <ProductGrid
-              products={topProducts}
-              hrefFor={(product) =>
-                `/category/${category.id}/subcategory/${product.subcategoryId}/product/${product.id}`
-              }
-            />
+            {topProducts === null ? (
+              <SectionError message="Failed to fetch category products" />
+            ) : (
+              <ProductGrid
+                products={topProducts}
+                hrefFor={(product) =>
+                  `/category/${category.id}/subcategory/${product.subcategoryId}/product/${product.id}`
+                }
+              />
+            )}
           </div>
         </section>
       ) : null}

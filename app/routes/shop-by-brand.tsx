@@ -1,11 +1,14 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { BrandCard } from '../components/brand-card.tsx';
+import { BRANDS_FAILED } from '../components/brand-slider.tsx';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { ProductGrid } from '../components/product-grid.tsx';
 import { EmptyBox } from '../components/product-listing.tsx';
 import { RouteError } from '../components/route-error.tsx';
+import { SectionError } from '../components/section-error.tsx';
 import { brandsByProductCount, filterByName } from '../lib/listing.ts';
+import { loadSection } from '../lib/section-load.ts';
 import { absoluteUrl, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/shop-by-brand';
@@ -17,24 +20,28 @@ export const SHOP_BY_BRAND_FEATURED_COUNT = 8;
 /**
  * Every brand (alphabetical, with product counts), the 8 with the biggest range as Top Brands,
  * and featured products. `?q=` pre-filters the brand list for browsers without JavaScript;
- * with it, the box filters as the shopper types.
+ * with it, the box filters as the shopper types. The brands and the featured products load
+ * on their own: whichever fails is null and shows its spec text with Retry, the other still shows.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { catalog, shop } = context.get(shopContext);
-  const [allBrands, counts, featured] = await Promise.all([
-    catalog.listBrands(),
-    catalog.countProductsByBrand({}),
-    catalog.listProducts({ featured: true, sort: 'featured', page: 1, limit: SHOP_BY_BRAND_FEATURED_COUNT }),
+  const [ranked, featured] = await Promise.all([
+    loadSection(async () => {
+      const [allBrands, counts] = await Promise.all([catalog.listBrands(), catalog.countProductsByBrand({})]);
+      // Counted from the products themselves (grouped); the biggest ranges are the Top Brands.
+      return brandsByProductCount(
+        allBrands.map(({ id, name, logoUrl }) => ({ id, name, logoUrl })),
+        counts,
+      );
+    }),
+    loadSection(() =>
+      catalog.listProducts({ featured: true, sort: 'featured', page: 1, limit: SHOP_BY_BRAND_FEATURED_COUNT }),
+    ),
   ]);
-  // Counted from the products themselves (grouped); the biggest ranges are the Top Brands.
-  const ranked = brandsByProductCount(
-    allBrands.map(({ id, name, logoUrl }) => ({ id, name, logoUrl })),
-    counts,
-  );
   return {
-    brands: [...ranked].sort((a, b) => a.name.localeCompare(b.name, 'en-AU')),
-    topBrands: ranked.slice(0, TOP_BRANDS_COUNT),
-    featured: featured.items,
+    brands: ranked ? [...ranked].sort((a, b) => a.name.localeCompare(b.name, 'en-AU')) : null,
+    topBrands: ranked?.slice(0, TOP_BRANDS_COUNT) ?? null,
+    featured: featured?.items ?? null,
     query: new URL(request.url).searchParams.get('q')?.slice(0, 100) ?? '',
     origin: publicOrigin(shop, request),
     shopName: shop.name,
@@ -46,31 +53,22 @@ export function meta({ loaderData }: Route.MetaArgs) {
   const { origin, shopName, brands } = loaderData;
   return pageMeta({
     title: `Shop by Brand | ${shopName}`,
-    description: `All ${brands.length} tool brands we stock at ${shopName}, from cordless power tools to hand tools and safety gear. Find your brand and see its full range.`,
+    description: `All ${brands ? `${brands.length} ` : ''}tool brands we stock at ${shopName}, from cordless power tools to hand tools and safety gear. Find your brand and see its full range.`,
     canonical: absoluteUrl(origin, '/shop-by-brand'),
     siteName: shopName,
   });
 }
 
-export default function ShopByBrandPage({ loaderData }: Route.ComponentProps) {
-  const { brands, topBrands, featured, query, origin } = loaderData;
+type BrandEntry = NonNullable<Route.ComponentProps['loaderData']['brands']>[number];
+
+/** Top Brands, then every brand with a box that filters them by name as the shopper types. */
+function BrandLists({ brands, topBrands, query }: { brands: BrandEntry[]; topBrands: BrandEntry[]; query: string }) {
   const [term, setTerm] = useState(query);
   const searchId = useId();
   const shown = filterByName(brands, term);
 
   return (
-    <div className="mx-auto max-w-7xl px-4 pt-4 pb-12">
-      <Breadcrumb origin={origin} items={[{ label: 'Shop by Brand' }]} />
-      <header className="mt-4 rounded-xl bg-gradient-to-br from-navy-950 via-navy-900 to-navy-700 p-5 text-white sm:p-8">
-        <p className="font-display text-sm font-semibold uppercase tracking-[0.2em] text-accent">
-          {brands.length} brands in stock
-        </p>
-        <h1 className="mt-1 font-display text-3xl font-bold uppercase leading-none sm:text-5xl">Shop by Brand</h1>
-        <p className="mt-3 max-w-2xl text-sm text-gray-200 sm:text-base">
-          The names the trade trusts, all under one roof. Pick a brand to see its full range.
-        </p>
-      </header>
-
+    <>
       <section aria-labelledby="top-brands" className="mt-10">
         <h2 id="top-brands" className="font-display text-2xl font-bold uppercase sm:text-3xl">
           Top Brands
@@ -83,7 +81,6 @@ export default function ShopByBrandPage({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </section>
-
       <section aria-labelledby="all-brands" className="mt-12">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <h2 id="all-brands" className="font-display text-2xl font-bold uppercase sm:text-3xl">
@@ -131,20 +128,54 @@ export default function ShopByBrandPage({ loaderData }: Route.ComponentProps) {
           </ul>
         )}
       </section>
+    </>
+  );
+}
+
+export default function ShopByBrandPage({ loaderData }: Route.ComponentProps) {
+  const { brands, topBrands, featured, query, origin } = loaderData;
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 pt-4 pb-12">
+      <Breadcrumb origin={origin} items={[{ label: 'Shop by Brand' }]} />
+      <header className="mt-4 rounded-xl bg-gradient-to-br from-navy-950 via-navy-900 to-navy-700 p-5 text-white sm:p-8">
+        {brands ? (
+          <p className="font-display text-sm font-semibold uppercase tracking-[0.2em] text-accent">
+            {brands.length} brands in stock
+          </p>
+        ) : null}
+        <h1 className="mt-1 font-display text-3xl font-bold uppercase leading-none sm:text-5xl">Shop by Brand</h1>
+        <p className="mt-3 max-w-2xl text-sm text-gray-200 sm:text-base">
+          The names the trade trusts, all under one roof. Pick a brand to see its full range.
+        </p>
+      </header>
+
+      {brands && topBrands ? (
+        <BrandLists brands={brands} topBrands={topBrands} query={query} />
+      ) : (
+        <section aria-labelledby="all-brands" className="mt-10">
+          <h2 id="all-brands" className="font-display text-2xl font-bold uppercase sm:text-3xl">
+            All Brands
+          </h2>
+          <SectionError message={BRANDS_FAILED} retryLabel="Retry" className="mt-4" />
+        </section>
+      )}
 
       <section aria-labelledby="featured-products" className="mt-12">
         <div className="flex items-baseline justify-between gap-4">
           <h2 id="featured-products" className="font-display text-2xl font-bold uppercase sm:text-3xl">
             Featured Products
           </h2>
-          {featured.length > 0 ? (
+          {featured && featured.length > 0 ? (
             <Link to="/featured" className="shrink-0 text-sm font-semibold text-navy-700 hover:underline">
               View all <span className="sr-only">featured products</span>
             </Link>
           ) : null}
         </div>
         <div className="mt-4">
-          {featured.length > 0 ? (
+          {featured === null ? (
+            <SectionError message="Failed to load products. Please try again later." retryLabel="Retry" />
+          ) : featured.length > 0 ? (
             <ProductGrid products={featured} />
           ) : (
             <EmptyBox title="No products available">
@@ -162,7 +193,7 @@ export function ErrorBoundary() {
     <RouteError
       notFoundTitle="Page not found"
       notFoundDetail="The page you were looking for has moved or no longer exists."
-      failureTitle="Error loading brands"
+      failureTitle={BRANDS_FAILED}
       retryLabel="Retry"
     />
   );

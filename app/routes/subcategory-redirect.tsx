@@ -2,6 +2,7 @@ import { data, redirect } from 'react-router';
 import { idSchema } from '../../contracts/params.ts';
 import { RouteError } from '../components/route-error.tsx';
 import { nullIfNotFound } from '../lib/not-found.ts';
+import { pageUrl } from '../lib/page-url.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/subcategory-redirect';
 
@@ -16,8 +17,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { catalog } = context.get(shopContext);
   const subcategory = await catalog.getSubcategory(id.data).catch(nullIfNotFound);
   if (!subcategory) throw data(null, { status: 404 });
-  const { search } = new URL(request.url);
-  return redirect(`/category/${subcategory.categoryId}/subcategory/${subcategory.id}${search}`, 301);
+  // From the page's address: a client-side navigation arrives as `/subcategory/3.data?_routes=…`.
+  return redirect(`/category/${subcategory.categoryId}/subcategory/${subcategory.id}${pageUrl(request).search}`, 301);
 }
 
 export function meta() {
