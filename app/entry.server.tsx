@@ -5,6 +5,10 @@ import { renderToPipeableStream } from 'react-dom/server';
 import type { EntryContext, RouterContextProvider } from 'react-router';
 import { ServerRouter } from 'react-router';
 
+import { NonceProvider } from './lib/nonce.tsx';
+import { requestContext } from './lib/request-context.ts';
+
+export { requestContext } from './lib/request-context.ts';
 export { shopContext } from './lib/shop-context.ts';
 
 export const streamTimeout = 5_000;
@@ -15,33 +19,47 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  _loadContext: RouterContextProvider,
+  loadContext: RouterContextProvider,
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const waitForAll = isbot(request.headers.get('user-agent') ?? '') || routerContext.isSpaMode;
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
-      [waitForAll ? 'onAllReady' : 'onShellReady']() {
-        shellRendered = true;
-        const body = new PassThrough();
-        responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-        if (!responseHeaders.has('Cache-Control')) responseHeaders.set('Cache-Control', 'no-cache');
-        resolve(
-          new Response(createReadableStreamFromReadable(body), {
-            headers: responseHeaders,
-            status: responseStatusCode,
-          }),
-        );
-        pipe(body);
+    // Every inline script React Router writes carries this response's CSP nonce.
+    const { nonce } = loadContext.get(requestContext);
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        [waitForAll ? 'onAllReady' : 'onShellReady']() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+          if (!responseHeaders.has('Cache-Control')) {
+            // A signed-in page carries the shopper's name, cart and orders: never kept by a shared cache or on disk.
+            responseHeaders.set(
+              'Cache-Control',
+              loadContext.get(requestContext).viewer ? 'private, no-store' : 'no-cache',
+            );
+          }
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
       },
-      onShellError(error: unknown) {
-        reject(error);
-      },
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        if (shellRendered) console.error(error);
-      },
-    });
+    );
     setTimeout(abort, streamTimeout + 1_000);
   });
 }

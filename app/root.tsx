@@ -13,11 +13,17 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from 'react-router';
+import type { AccountSummary } from '../contracts/account-fields.ts';
 import type { Route } from './+types/root';
 import appStylesheet from './app.css?url';
+import { CartSync } from './components/cart-sync.tsx';
 import { NotFoundPage } from './components/not-found-page.tsx';
 import { SiteFooter } from './components/site-footer.tsx';
 import { SiteHeader } from './components/site-header.tsx';
+import { WishlistMerge } from './components/wishlist-button.tsx';
+import { useNonce } from './lib/nonce.tsx';
+import { requestContext } from './lib/request-context.ts';
+import { logRejection } from './lib/section-load.ts';
 import { shopContext } from './lib/shop-context.ts';
 
 /**
@@ -32,15 +38,30 @@ export const links: Route.LinksFunction = () => [
 ];
 
 /**
- * What every page's frame needs: the shop's identity (configuration, no query)
- * and the categories for the header menus. The categories are not awaited: the
- * shell goes out at once and the menus stream in with the same document
- * ('Loading categories...' until then). `{ shop, categories: Promise<{ id, name, slug }[]> }`.
+ * What every page's frame needs: the shop's identity (configuration, no query),
+ * the categories for the header menus, and the signed-in shopper (name, role and
+ * wishlisted product ids) or null. The categories are not awaited: the shell goes
+ * out at once and the menus stream in with the same document ('Loading
+ * categories...' until then).
+ * `{ shop, categories: Promise<{ id, name, slug }[]>, account: AccountSummary | null }`.
  */
-export function loader({ context }: Route.LoaderArgs) {
-  const { shop, catalog } = context.get(shopContext);
-  const categories = catalog.listCategories().then((list) => list.map(({ id, name, slug }) => ({ id, name, slug })));
-  return { shop, categories };
+export async function loader({ context }: Route.LoaderArgs) {
+  const { shop, catalog, wishlist, points } = context.get(shopContext);
+  const { viewer } = context.get(requestContext);
+  const categories = logRejection(
+    catalog.listCategories().then((list) => list.map(({ id, name, slug }) => ({ id, name, slug }))),
+  );
+  const account: AccountSummary | null = viewer
+    ? {
+        id: viewer.user.id,
+        firstName: viewer.user.firstName,
+        name: viewer.user.name,
+        role: viewer.user.role,
+        wishlist: await wishlist.ids(viewer.user.id),
+        points: await points.balance(viewer.user.id),
+      }
+    : null;
+  return { shop, categories, account };
 }
 
 /**
@@ -52,8 +73,11 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
   return formMethod !== undefined && formMethod.toUpperCase() !== 'GET' ? defaultShouldRevalidate : false;
 }
 
+const ZOD_JITLESS = 'globalThis.__zod_globalConfig={...globalThis.__zod_globalConfig,jitless:true}';
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
+  const nonce = useNonce();
   useEffect(() => {
     // Marks the moment React has taken over the page (error pages too): browser tests wait for it.
     document.documentElement.dataset.hydrated = 'true';
@@ -65,6 +89,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0f1f36" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/*
+          Before any module runs: zod probes `new Function('')` to decide whether to compile
+          validators, and under this CSP (no 'unsafe-eval') the caught probe is still reported as
+          a violation. jitless skips the probe; set through the global zod reads when it loads.
+        */}
+        <script nonce={nonce}>{ZOD_JITLESS}</script>
         <Meta />
         <Links />
       </head>
@@ -75,13 +105,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           Skip to content
         </a>
-        {data ? <SiteHeader shop={data.shop} categories={data.categories} /> : null}
+        {data ? <SiteHeader shop={data.shop} categories={data.categories} account={data.account} /> : null}
+        {data?.account ? <WishlistMerge /> : null}
+        {data ? <CartSync userKey={data.account ? String(data.account.id) : null} /> : null}
         <main id="main" className="flex-1">
           {children}
         </main>
         {data ? <SiteFooter shop={data.shop} /> : null}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

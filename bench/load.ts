@@ -16,6 +16,8 @@ export interface LoadOptions {
   paths: string[];
   connections: number;
   durationSeconds: number;
+  /** Sent with every request (e.g. a bearer token). */
+  headers?: Record<string, string>;
 }
 
 /** Runs autocannon against a list of paths and returns throughput and latency. */
@@ -25,6 +27,7 @@ export async function measureLoad(options: LoadOptions): Promise<LoadResult> {
     url: options.baseUrl,
     connections: options.connections,
     duration: options.durationSeconds,
+    ...(options.headers ? { headers: options.headers } : {}),
     requests: [
       {
         setupRequest: (request) => {

@@ -4,11 +4,15 @@
  * --postgres (also run on PostgreSQL; needs BENCH_POSTGRES_URL or the local server).
  * Storefront: --runs 3 (Lighthouse runs per page, median counts)  --page-products 1500
  * --skip-build (use the build in BUILD_DIR as it is).
- * --only api,search,lighthouse,bundle picks suites (default: all four).
+ * --only api,accounts,search,orders,images,csv,lighthouse,bundle picks suites (default: all eight).
  * Exits 1 when a budget is missed.
  */
 import { parseArgs } from 'node:util';
+import { ACCOUNT_BUDGETS, type AccountFigures, benchAccounts } from './accounts.ts';
 import { API_BUDGETS, type ApiLoadFigures, benchApiLoad } from './api-load.ts';
+import type { CsvImportFigures } from './csv-import.ts';
+import type { ImageFigures } from './images.ts';
+import { benchOrders, ORDER_BUDGETS, type OrderFigures } from './orders.ts';
 import { benchSearch, SEARCH_BUDGETS, type SearchFigures } from './search.ts';
 import { benchStorefront } from './storefront.ts';
 
@@ -18,14 +22,14 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     postgres: { type: 'boolean', default: false },
-    only: { type: 'string', default: 'api,search,lighthouse,bundle' },
+    only: { type: 'string', default: 'api,accounts,search,orders,images,csv,lighthouse,bundle' },
     runs: { type: 'string', default: '3' },
     'page-products': { type: 'string', default: '1500' },
     'skip-build': { type: 'boolean', default: false },
   },
 });
 
-const SUITES = ['api', 'search', 'lighthouse', 'bundle'];
+const SUITES = ['api', 'accounts', 'search', 'orders', 'images', 'csv', 'lighthouse', 'bundle'];
 const suites = new Set(values.only.split(',').map((suite) => suite.trim()));
 for (const suite of suites) {
   if (!SUITES.includes(suite)) {
@@ -85,6 +89,55 @@ for (const products of suites.has('api') ? sizes : []) {
   }
 }
 
+/** Password cost (printed, not budgeted: it is on purpose) and the authenticated read against its budget. */
+function reportAccounts(figures: AccountFigures): void {
+  console.log(`\nAccounts — ${figures.database}, ${connections} connections, ${durationSeconds} s each`);
+  console.log(
+    `  argon2id (19 MiB, t=2): hash ${figures.hashMedianMs} ms, verify ${figures.verifyMedianMs} ms (median); ${figures.loginsPerSecond} password checks/s with 10 at a time`,
+  );
+  console.log(row(['route', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'budget']));
+  console.log(
+    row([
+      figures.bare.title,
+      Math.round(figures.bare.requestsPerSecond),
+      '1.00',
+      figures.bare.p50Ms,
+      figures.bare.p99Ms,
+      '',
+    ]),
+  );
+  const ratio = figures.profile.requestsPerSecond / figures.bare.requestsPerSecond;
+  const ok =
+    ratio >= ACCOUNT_BUDGETS.authenticatedReadRatio && figures.profile.errors === 0 && figures.profile.non2xx === 0;
+  console.log(
+    row([
+      figures.profile.title,
+      Math.round(figures.profile.requestsPerSecond),
+      ratio.toFixed(3),
+      figures.profile.p50Ms,
+      figures.profile.p99Ms,
+      `${ok ? 'ok' : 'MISSED'} (≥${ACCOUNT_BUDGETS.authenticatedReadRatio}×)`,
+    ]),
+  );
+  if (figures.profile.errors || figures.profile.non2xx) {
+    console.log(`  errors: ${figures.profile.errors}, non-2xx: ${figures.profile.non2xx}`);
+  }
+  if (!ok) failures.push(`authenticated read on ${figures.database}`);
+}
+
+if (suites.has('accounts')) {
+  reportAccounts(await benchAccounts({ connections, durationSeconds }));
+  if (values.postgres) {
+    const { createScratchDatabase } = await import('../tests/helpers/postgres.ts');
+    const scratch = await createScratchDatabase();
+    try {
+      reportAccounts(await benchAccounts({ connections, durationSeconds, databaseUrl: scratch.url }));
+    } finally {
+      await scratch.drop();
+    }
+  }
+}
+
 /** Search latency at the server (sequential) against the issue budgets, and throughput as a share of the bare route. */
 function reportSearch(figures: SearchFigures): void {
   console.log(
@@ -125,6 +178,127 @@ for (const products of suites.has('search') ? sizes : []) {
     const scratch = await createScratchDatabase();
     try {
       reportSearch(await benchSearch({ products, connections, durationSeconds, databaseUrl: scratch.url }));
+    } finally {
+      await scratch.drop();
+    }
+  }
+}
+
+/** Order placement against its budget on PostgreSQL (PGlite is printed, not budgeted), and the cart page's SSR time. */
+function reportOrders(figures: OrderFigures): void {
+  console.log(
+    `\nOrders — ${figures.database}, ${figures.buyers} buyers placing orders at once, ${figures.durationSeconds} s (latency of placed orders)`,
+  );
+  console.log(row(['route', 'orders/s', 'p50 ms', 'p95 ms', 'p99 ms', 'budget']));
+  const failed = Object.values(figures.failures).reduce((sum, count) => sum + count, 0);
+  const budgeted = figures.database === 'postgres';
+  const ok =
+    figures.ordersPerSecond >= ORDER_BUDGETS.ordersPerSecond &&
+    figures.latency.p95Ms <= ORDER_BUDGETS.p95Ms &&
+    failed === 0;
+  console.log(
+    row([
+      'POST /api/orders',
+      figures.ordersPerSecond,
+      figures.latency.p50Ms,
+      figures.latency.p95Ms,
+      figures.latency.p99Ms,
+      budgeted
+        ? `${ok ? 'ok' : 'MISSED'} (≥${ORDER_BUDGETS.ordersPerSecond}/s, p95 ≤${ORDER_BUDGETS.p95Ms})`
+        : 'no budget on PGlite',
+    ]),
+  );
+  console.log(
+    `  ${figures.orders} orders placed${failed ? `; not placed: ${JSON.stringify(figures.failures)} (status: count)` : ''}`,
+  );
+  if (budgeted) {
+    const goal = figures.ordersPerSecond >= ORDER_BUDGETS.goalOrdersPerSecond ? 'met' : 'not met';
+    console.log(`  goal ≥${ORDER_BUDGETS.goalOrdersPerSecond} orders/s: ${goal}`);
+    if (!ok) failures.push(`order placement on ${figures.database}`);
+  }
+  const { cart } = figures;
+  console.log(
+    row([
+      `GET /cart (signed in, ${cart.lines} lines)`,
+      `HTTP ${cart.status}`,
+      cart.latency.p50Ms,
+      cart.latency.p95Ms,
+      cart.latency.p99Ms,
+      `SSR, ${cart.runs} one at a time, ${Math.round(cart.bytes / 1024)} KiB`,
+    ]),
+  );
+  if (cart.status !== 200)
+    console.log(`  the cart page answered ${cart.status}: its time is that answer's, not the cart's`);
+  else if (cart.linesShown < cart.lines) {
+    console.log(`  the rendered page shows ${cart.linesShown} of the ${cart.lines} saved lines' products`);
+  }
+}
+
+if (suites.has('orders')) {
+  reportOrders(await benchOrders({ connections, durationSeconds }));
+  if (values.postgres) {
+    const { createScratchDatabase } = await import('../tests/helpers/postgres.ts');
+    const scratch = await createScratchDatabase();
+    try {
+      reportOrders(await benchOrders({ connections, durationSeconds, databaseUrl: scratch.url }));
+    } finally {
+      await scratch.drop();
+    }
+  }
+}
+
+/** Picture uploads (issue 10): time per upload, printed without a budget (the issue sets none). */
+function reportImages(figures: ImageFigures): void {
+  const { source } = figures;
+  console.log(
+    `\nPicture uploads — ${source.width} × ${source.height} JPEG of ${(source.bytes / 1e6).toFixed(1)} MB, ${figures.uploads} uploads one at a time`,
+  );
+  console.log(row(['step', 'median ms', 'min ms', 'max ms', 'budget']));
+  const { processing, roundTrip } = figures;
+  console.log(
+    row(['checks + decode + 3 WebP sizes', processing.medianMs, processing.minMs, processing.maxMs, 'none set']),
+  );
+  console.log(row(['POST /api/products/images', roundTrip.medianMs, roundTrip.minMs, roundTrip.maxMs, 'none set']));
+  console.log(
+    `  one upload becomes ${figures.outputs.map((file) => `${file.width} px ${Math.round(file.bytes / 1024)} KiB`).join(', ')}; resident memory grew ${figures.rssGrowthMb} MB over the processing runs`,
+  );
+}
+
+if (suites.has('images')) {
+  const { benchImages } = await import('./images.ts');
+  reportImages(await benchImages());
+}
+
+/** Product CSV import (issue 10): seconds for a 10,000-row file, created then re-imported (updated), under a minute each. */
+function reportCsvImport(figures: CsvImportFigures, budgetSeconds: number): void {
+  console.log(
+    `\nCSV import — ${figures.rows.toLocaleString('en-AU')} rows (${(figures.bytes / 1e6).toFixed(1)} MB) on ${figures.database}, POST /api/admin/products/import`,
+  );
+  console.log(row(['run', 'seconds', 'created', 'updated', 'budget']));
+  for (const [title, run, expected] of [
+    ['new SKUs (all created)', figures.create, { created: figures.rows, updated: 0 }],
+    ['same file again (all updated)', figures.update, { created: 0, updated: figures.rows }],
+  ] as const) {
+    const ok =
+      run.status === 200 &&
+      run.created === expected.created &&
+      run.updated === expected.updated &&
+      run.seconds < budgetSeconds;
+    console.log(row([title, run.seconds, run.created, run.updated, `${ok ? 'ok' : 'MISSED'} (< ${budgetSeconds} s)`]));
+    if (run.status !== 200) console.log(`  the import answered HTTP ${run.status}`);
+    if (!ok) failures.push(`CSV import of ${figures.rows} rows (${title}) on ${figures.database}`);
+  }
+  console.log(`  ${figures.productsAfter.toLocaleString('en-AU')} products in the catalogue afterwards`);
+}
+
+if (suites.has('csv')) {
+  const { benchCsvImport, CSV_IMPORT_BUDGETS } = await import('./csv-import.ts');
+  reportCsvImport(await benchCsvImport(), CSV_IMPORT_BUDGETS.seconds);
+  if (values.postgres) {
+    const { createScratchDatabase } = await import('../tests/helpers/postgres.ts');
+    const scratch = await createScratchDatabase();
+    try {
+      reportCsvImport(await benchCsvImport({ databaseUrl: scratch.url }), CSV_IMPORT_BUDGETS.seconds);
     } finally {
       await scratch.drop();
     }

@@ -8,6 +8,8 @@ export const imageSchema = z.object({
   imageUrl: z.string(),
   isPrimary: z.boolean(),
   altText: z.string().optional(),
+  /** Uploaded pictures only: their WebP sizes as an HTML `srcset` ("/media/….webp 400w, …"). */
+  srcset: z.string().optional(),
 });
 
 export const categorySchema = z
@@ -77,12 +79,15 @@ export const productSchema = z
     tagLine: z.string().nullable(),
     isFeatured: z.boolean(),
     isRedemption: z.boolean(),
+    /** What the product costs in loyalty points on /redemption; null when it cannot be redeemed. */
+    pointsCost: z.number().int().nullable(),
     isClearance: z.boolean(),
     isActive: z.boolean(),
     averageRating: z.number().describe('Mean of stored review ratings, 0 when there are none'),
     rating: z.number().describe('Same as averageRating; kept for clients of the old API'),
     reviewCount: z.number().int(),
     imageUrl: z.string().nullable().describe('The primary image'),
+    imageSrcset: z.string().optional().describe("The primary image's sizes as an HTML srcset (uploaded pictures only)"),
     images: z.array(imageSchema),
     weightKg: z.number().nullable(),
     dimensions: z.string().nullable(),

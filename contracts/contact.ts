@@ -17,13 +17,17 @@ const ORDER_NUMBER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 /** A required text field whose message is the same whether it is missing, blank or not text. */
 function requiredText(label: string, missing: string, max: number) {
-  return z
-    .string({
-      error: (issue) => (issue.input === undefined || issue.input === null ? missing : `${label} must be text`),
-    })
-    .trim()
-    .min(1, missing)
-    .max(max, `${label} must be ${max.toLocaleString('en-AU')} characters or fewer`);
+  return (
+    z
+      .string({
+        error: (issue) => (issue.input === undefined || issue.input === null ? missing : `${label} must be text`),
+      })
+      .trim()
+      .min(1, missing)
+      .max(max, `${label} must be ${max.toLocaleString('en-AU')} characters or fewer`)
+      // PostgreSQL text cannot hold U+0000: a field error, never a failed insert.
+      .refine((value) => !value.includes('\u0000'), `${label} contains a character that is not allowed`)
+  );
 }
 
 /** An optional text field: blank, null or missing all mean "not given". */
@@ -33,6 +37,7 @@ function optionalText(label: string, max: number, check: (value: string) => bool
     .trim()
     .max(max, `${label} must be ${max} characters or fewer`)
     .refine((value) => value === '' || check(value), invalid)
+    .refine((value) => !value.includes('\u0000'), `${label} contains a character that is not allowed`)
     .nullish()
     .transform((value) => value || undefined);
 }

@@ -23,6 +23,12 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   /** Cheap round trip used by /api/health. */
   ping(): Promise<void>;
+  /**
+   * Hears `notify` on a channel from every process on this database (PostgreSQL LISTEN); the
+   * embedded database has one process, so it hears its own. Returns the way to stop listening.
+   */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  notify(channel: string, payload?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,6 +61,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       ping: async () => {
         await client`select 1`;
       },
+      listen: async (channel, onMessage) => {
+        const subscription = await client.listen(channel, (payload) => onMessage(payload));
+        return () => subscription.unlisten();
+      },
+      notify: async (channel, payload = '') => {
+        await client.notify(channel, payload);
+      },
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -65,6 +78,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   const client = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm } });
   const db = drizzlePglite(client, { schema }) as unknown as Database;
+  // One process owns the embedded database: a notification only needs to reach this process.
+  const listeners = new Map<string, Set<(payload: string) => void>>();
   return {
     db,
     kind: 'pglite',
@@ -74,6 +89,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     },
     ping: async () => {
       await db.execute(sql`select 1`);
+    },
+    listen: async (channel, onMessage) => {
+      const set = listeners.get(channel) ?? new Set();
+      set.add(onMessage);
+      listeners.set(channel, set);
+      return async () => {
+        set.delete(onMessage);
+      };
+    },
+    notify: async (channel, payload = '') => {
+      for (const listener of listeners.get(channel) ?? []) listener(payload);
     },
     close: () => client.close(),
   };

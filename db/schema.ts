@@ -5,6 +5,7 @@ import {
   customType,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   primaryKey,
@@ -70,7 +71,8 @@ export const products = pgTable(
     sku: text('sku').notNull().unique(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
-    specifications: jsonb('specifications').$type<Record<string, string>>().notNull().default({}),
+    /** `json`, not `jsonb`: it keeps the names in the order the shop owner typed them. */
+    specifications: json('specifications').$type<Record<string, string>>().notNull().default({}),
     priceCents: integer('price_cents').notNull(),
     discountPriceCents: integer('discount_price_cents'),
     /** What a shopper pays per unit: kept by the database so filters and sorts agree with the price shown. */
@@ -90,6 +92,8 @@ export const products = pgTable(
     tagLine: text('tag_line'),
     isFeatured: boolean('is_featured').notNull().default(false),
     isRedemption: boolean('is_redemption').notNull().default(false),
+    /** What a redemption product costs in loyalty points; null when it cannot be redeemed. */
+    pointsCost: integer('points_cost'),
     isClearance: boolean('is_clearance').notNull().default(false),
     isActive: boolean('is_active').notNull().default(true),
     weightGrams: integer('weight_grams'),
@@ -126,6 +130,8 @@ export const productImages = pgTable(
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
     imageUrl: text('image_url').notNull(),
+    /** An uploaded picture's WebP sizes as an HTML `srcset` ("/media/products/….webp 400w, …"); null for seeded pictures. */
+    srcset: text('srcset'),
     altText: text('alt_text').notNull().default(''),
     isPrimary: boolean('is_primary').notNull().default(false),
     sortOrder: integer('sort_order').notNull().default(0),
@@ -282,4 +288,369 @@ export const searchSuggestions = pgTable(
     document: tsvector('document').notNull(),
   },
   (t) => [primaryKey({ columns: [t.type, t.referenceId] })],
+);
+
+/**
+ * Shoppers and shop staff. The e-mail is unique whatever its case (index on lower(email));
+ * `passwordHash` is argon2id, null only for an account that signs in with Google alone.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    phone: text('phone'),
+    passwordHash: text('password_hash'),
+    role: text('role', { enum: ['customer', 'admin'] })
+      .notNull()
+      .default('customer'),
+    /** The `sub` of the Google account linked to this one, when the shopper signed in with Google. */
+    googleSubject: text('google_subject').unique(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    check('users_role_valid', sql`${t.role} in ('customer', 'admin')`),
+  ],
+);
+
+/**
+ * Server-side sessions (the Copenhagen Book): the id is the SHA-256 of the random token the
+ * client holds, so a database dump holds no usable token.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamps.createdAt,
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Single-use password reset tokens, stored as SHA-256 hashes; they expire after an hour. */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamps.createdAt,
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
+);
+
+export const addresses = pgTable(
+  'addresses',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    addressType: text('address_type').notNull(),
+    fullName: text('full_name').notNull(),
+    addressLine1: text('address_line1').notNull(),
+    addressLine2: text('address_line2'),
+    city: text('city').notNull(),
+    state: text('state').notNull(),
+    postalCode: text('postal_code').notNull(),
+    country: text('country').notNull(),
+    phoneNumber: text('phone_number'),
+    isDefault: boolean('is_default').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    index('addresses_user_idx').on(t.userId),
+    // At most one default per shopper, whatever races between two tabs.
+    uniqueIndex('addresses_one_default_key').on(t.userId).where(sql`is_default`),
+  ],
+);
+
+/** Saved cards and accounts: provider, type, last 4 digits and expiry only, never a card number or CVV. */
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    paymentType: text('payment_type').notNull(),
+    provider: text('provider').notNull(),
+    last4Digits: text('last4_digits').notNull(),
+    expiryMonth: text('expiry_month').notNull(),
+    expiryYear: integer('expiry_year').notNull(),
+    /** The payment provider's reference for the method, when it has one. */
+    paymentMethodRef: text('payment_method_ref'),
+    isDefault: boolean('is_default').notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    index('payment_methods_user_idx').on(t.userId),
+    uniqueIndex('payment_methods_one_default_key').on(t.userId).where(sql`is_default`),
+    check('payment_methods_last4_digits', sql`${t.last4Digits} ~ '^[0-9]{4}$'`),
+  ],
+);
+
+export const userPreferences = pgTable('user_preferences', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  marketingEmails: boolean('marketing_emails').notNull().default(false),
+  orderUpdateEmails: boolean('order_update_emails').notNull().default(true),
+  preferredContactMethod: text('preferred_contact_method').notNull().default('email'),
+  updatedAt: timestamps.updatedAt,
+});
+
+export const wishlistItems = pgTable(
+  'wishlist_items',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.productId] })],
+);
+
+/**
+ * Every e-mail the shop sends, as a record of what went where and whether it was delivered.
+ * The body is not kept: it can hold a live reset link.
+ */
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: serial('id').primaryKey(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    kind: text('kind').notNull(),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    /** The SMTP message id, or the .eml file the local outbox wrote. */
+    deliveredAs: text('delivered_as'),
+    error: text('error'),
+    createdAt: timestamps.createdAt,
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('email_outbox_created_idx').on(t.createdAt)],
+);
+
+/** Fixed-window counters shared by every app process (rate limits, failed sign-ins) when no Redis is configured. */
+export const rateLimitCounters = pgTable('rate_limit_counters', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+export type UserRow = typeof users.$inferSelect;
+export type AddressRow = typeof addresses.$inferSelect;
+export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
+
+/** A signed-in shopper's cart, so it follows them across devices (the signed-out cart lives in the browser). */
+export const cartItems = pgTable(
+  'cart_items',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    /** The chosen variant (size, colour, pack); null for the product as it is. */
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    /** The unit price when it was added, so the cart can say 'Price changed from $X to $Y'. */
+    addedPriceCents: integer('added_price_cents').notNull(),
+    updatedAt: timestamps.updatedAt,
+  },
+  (t) => [
+    uniqueIndex('cart_items_line_key').on(t.userId, t.productId, sql`coalesce(${t.variantId}, 0)`),
+    check('cart_items_quantity_positive', sql`${t.quantity} > 0`),
+  ],
+);
+
+export const ORDER_STATUSES = ['Pending', 'Processing', 'Succeeded', 'Cancelled'] as const;
+export const PAYMENT_STATUSES = ['Pending', 'Paid', 'Refunded', 'Failed'] as const;
+
+/**
+ * Orders. Money is integer cents, priced on the server when placed. `userId` and the
+ * personal fields are cleared when the shopper deletes their account; the order stays for the
+ * shop's records. `(userId, idempotencyKey)` is unique: the checkout's `sessionId`.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: serial('id').primaryKey(),
+    orderNumber: text('order_number').notNull().generatedAlwaysAs(sql`'HT-' || (100000 + id)::text`),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    email: text('email'),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('Pending'),
+    paymentStatus: text('payment_status', { enum: PAYMENT_STATUSES }).notNull().default('Pending'),
+    paymentMethod: text('payment_method').notNull().default('credit_card'),
+    /** Points spent on a redemption order (paid with points, not money). */
+    pointsSpent: integer('points_spent').notNull().default(0),
+    transactionId: text('transaction_id'),
+    refundId: text('refund_id'),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    subtotalCents: integer('subtotal_cents').notNull(),
+    gstCents: integer('gst_cents').notNull(),
+    shippingCents: integer('shipping_cents').notNull(),
+    totalCents: integer('total_cents').notNull(),
+    shipFullName: text('ship_full_name'),
+    shipAddressLine1: text('ship_address_line1'),
+    shipAddressLine2: text('ship_address_line2'),
+    shipCity: text('ship_city'),
+    shipState: text('ship_state'),
+    shipPostalCode: text('ship_postal_code'),
+    shipCountry: text('ship_country'),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** SHA-256 of what the order was asked for, so the same key with another body is refused. */
+    requestHash: text('request_hash').notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('orders_idempotency_key').on(t.userId, t.idempotencyKey),
+    uniqueIndex('orders_order_number_key').on(t.orderNumber),
+    index('orders_user_created_idx').on(t.userId, t.createdAt),
+    index('orders_status_idx').on(t.status),
+    check(
+      'orders_amounts_nonnegative',
+      sql`${t.subtotalCents} >= 0 and ${t.gstCents} >= 0 and ${t.shippingCents} >= 0`,
+    ),
+    check('orders_total_adds_up', sql`${t.totalCents} = ${t.subtotalCents} + ${t.gstCents} + ${t.shippingCents}`),
+  ],
+);
+
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'restrict' }),
+    productName: text('product_name').notNull(),
+    /** The variant bought, if one was chosen; its name is kept with the line (variants can be deleted). */
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
+    variantName: text('variant_name'),
+    sku: text('sku').notNull(),
+    unitPriceCents: integer('unit_price_cents').notNull(),
+    quantity: integer('quantity').notNull(),
+    imageUrl: text('image_url'),
+  },
+  (t) => [index('order_items_order_idx').on(t.orderId), check('order_items_quantity_positive', sql`${t.quantity} > 0`)],
+);
+
+/** Each move of an order's status, with who made it (the shop's history of the order). */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    actor: text('actor').notNull(),
+    note: text('note'),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [index('order_events_order_idx').on(t.orderId)],
+);
+
+/** A shopper's request to return items of a Succeeded order; the shop approves or rejects it. */
+export const returnRequests = pgTable(
+  'return_requests',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    /** `[{ orderItemId, quantity }]` */
+    items: jsonb('items').$type<{ orderItemId: number; quantity: number }[]>().notNull(),
+    status: text('status', { enum: ['Requested', 'Approved', 'Rejected'] })
+      .notNull()
+      .default('Requested'),
+    resolutionNote: text('resolution_note'),
+    ...timestamps,
+  },
+  (t) => [index('return_requests_order_idx').on(t.orderId)],
+);
+
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderItemRow = typeof orderItems.$inferSelect;
+
+/** Who changed what in the shop's back office, and when (catalogue writes, order moves, returns). */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    actorEmail: text('actor_email').notNull(),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_entity_idx').on(t.entity, t.entityId)],
+);
+
+export const MEMBERSHIP_STATUSES = ['active', 'cancelling', 'cancelled'] as const;
+
+/**
+ * A shopper's membership (spec §2 /membership): the plan, when it started and renews, and
+ * whether it ends at the end of the paid month.
+ */
+export const memberships = pgTable(
+  'memberships',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    plan: text('plan', { enum: ['basic', 'premium'] }).notNull(),
+    status: text('status', { enum: MEMBERSHIP_STATUSES }).notNull().default('active'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    renewsOn: timestamp('renews_on', { withTimezone: true }).notNull(),
+    transactionId: text('transaction_id'),
+    updatedAt: timestamps.updatedAt,
+  },
+  (t) => [check('memberships_plan_valid', sql`${t.plan} in ('basic', 'premium')`)],
+);
+
+/**
+ * The loyalty points ledger: every earn (an order fulfilled), redeem (a redemption order) and
+ * reverse (a cancellation or return) as a signed row. The balance is the sum; there is no
+ * balance column to drift.
+ */
+export const pointsLedger = pgTable(
+  'points_ledger',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['earn', 'redeem', 'reverse'] }).notNull(),
+    points: integer('points').notNull(),
+    orderId: integer('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    note: text('note').notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [index('points_ledger_user_idx').on(t.userId, t.createdAt)],
 );

@@ -11,13 +11,30 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
 import type { Database, DatabaseHandle } from '../db/client.ts';
+import { addressBookRoutes } from './api/address-book.ts';
+import { adminRoutes } from './api/admin.ts';
+import { adminProductRoutes } from './api/admin-products.ts';
+import { authRoutes } from './api/auth.ts';
 import { catalogRoutes } from './api/catalog.ts';
 import { contactRoutes } from './api/contact.ts';
+import { registerApiFallback } from './api/fallback.ts';
 import { healthRoutes } from './api/health.ts';
+import { membershipRoutes } from './api/membership.ts';
+import { orderRoutes } from './api/orders.ts';
+import { productImageRoutes } from './api/product-images.ts';
 import { searchRoutes } from './api/search.ts';
+import { userRoutes } from './api/users.ts';
 import type { Config } from './config.ts';
+import { createCatalogEvents } from './domain/catalog-events.ts';
+import { type CounterStore, createDatabaseCounterStore, createRedisCounterStore } from './domain/counters.ts';
+import { createMailer } from './domain/mail.ts';
+import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
+import { loggerOptions } from './plugins/logging.ts';
+import { registerRateLimits } from './plugins/rate-limits.ts';
+import { registerSecurity } from './plugins/security.ts';
 import { type StorefrontOptions, storefrontPlugin } from './plugins/storefront.ts';
 import { createShopServices, type ShopServices } from './services.ts';
 
@@ -47,7 +64,7 @@ export interface BuildAppOptions {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger === false ? false : loggerOptions(options.logger ?? { level: config.logLevel }),
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -63,7 +80,42 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
-  app.decorate('services', createShopServices(database.db, config));
+  let counters: CounterStore;
+  if (config.redisUrl) {
+    const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
+    app.addHook('onClose', async () => {
+      await redis.quit();
+    });
+    counters = createRedisCounterStore(redis);
+  } else {
+    counters = createDatabaseCounterStore(database.db);
+  }
+  const mailer = createMailer({
+    db: database.db,
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    outboxDir: config.mail.outboxDir,
+    log: app.log,
+  });
+  app.addHook('onClose', () => mailer.idle());
+  const catalogEvents = createCatalogEvents(database, () => app.services.catalog.invalidate(), app.log);
+  app.decorate(
+    'services',
+    createShopServices(database.db, config, {
+      counters,
+      mailer,
+      announceCatalogChange: () => catalogEvents.announce(),
+    }),
+  );
+  app.addHook('onReady', () => catalogEvents.start());
+  app.addHook('onClose', () => catalogEvents.close());
+  if (config.admin) {
+    const admin = config.admin;
+    app.addHook('onReady', async () => {
+      const { created } = await app.services.accounts.ensureAdmin(admin.email, admin.password);
+      app.log.info({ email: admin.email }, created ? 'admin account created' : 'admin account updated');
+    });
+  }
   // The demo's create-your-kit countdown runs from the shop's first start, so fix its date now;
   // if the database is not answering yet, the page fixes it on its first visit instead.
   app.addHook('onReady', async () => {
@@ -77,6 +129,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+  await registerSecurity(app);
+  registerAuth(app);
+  await registerRateLimits(app, counters);
 
   await app.register(
     async (api) => {
@@ -93,12 +148,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         transform: jsonSchemaTransform,
         transformObject: jsonSchemaTransformObject,
       });
-      await api.register(fastifySwaggerUi, { routePrefix: '/docs' });
+      // indexPrefix: the page's links must include the /api scope the plugin cannot see.
+      await api.register(fastifySwaggerUi, { routePrefix: '/docs', indexPrefix: '/api' });
       api.addHook('onRequest', async (_request, reply) => {
         reply.header('cache-control', 'no-store');
       });
+      registerApiFallback(api);
       await api.register(healthRoutes);
       await api.register(contactRoutes);
+      await api.register(authRoutes);
+      await api.register(userRoutes);
+      await api.register(addressBookRoutes);
+      await api.register(orderRoutes);
+      await api.register(adminRoutes, { prefix: '/admin' });
+      await api.register(adminProductRoutes);
+      await api.register(membershipRoutes);
       await api.register(async (publicReads) => {
         // Catalogue reads are public and change rarely: let browsers and CDNs reuse them briefly.
         publicReads.addHook('onSend', async (_request, reply) => {
@@ -107,6 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         await publicReads.register(catalogRoutes);
         await publicReads.register(searchRoutes);
       });
+      await api.register(productImageRoutes);
     },
     { prefix: '/api' },
   );

@@ -14,6 +14,7 @@ const envSchema = z.object({
   BUILD_DIR: z.string().min(1).default('./build'),
   MEDIA_DIR: z.string().min(1).optional(),
   CATALOG_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
+  SESSION_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(5),
   SEED_PRODUCTS: z.coerce.number().int().min(0).max(1_000_000).default(1500),
   AUTO_SEED: booleanFromEnv.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -33,6 +34,18 @@ const envSchema = z.object({
   SOCIAL_YOUTUBE_URL: z.url().default('https://youtube.com/@harbourtools'),
   GOOGLE_MAPS_API_KEY: z.string().min(1).optional(),
   KIT_LAUNCH_DATE: z.iso.datetime({ offset: true }).optional(),
+  SHOP_ABN: z.string().min(1).default('51 824 753 556'),
+  PAYMENT_DECLINE_RATE: z.coerce.number().min(0).max(1).default(0.3),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(256).optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  MAIL_OUTBOX_DIR: z.string().min(1).optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  CORS_ORIGINS: z.string().optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_ISSUER_URL: z.url().default('https://accounts.google.com'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -49,10 +62,22 @@ export interface Config {
   seedProducts: number;
   /** How long catalogue reads are reused in this process; 0 turns the cache off. */
   catalogCacheSeconds: number;
+  /** How long a process reuses a validated session; a revocation reaches other processes within it. */
+  sessionCacheSeconds: number;
   autoSeed: boolean;
   logLevel: Env['LOG_LEVEL'];
   trustProxy: boolean;
   shop: ShopIdentity;
+  /** An admin account made or updated at start (there is no built-in default admin). */
+  admin: { email: string; password: string } | undefined;
+  mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
+  redisUrl: string | undefined;
+  /** The simulated gateway's chance of declining a valid card other than the test cards. */
+  paymentDeclineRate: number;
+  /** Origins allowed to call the API from a browser; empty: no CORS at all. */
+  corsOrigins: string[];
+  /** Google sign-in (OpenID Connect); undefined hides the button. */
+  google: { clientId: string; clientSecret: string; issuerUrl: string } | undefined;
 }
 
 /** The shop's identity: configuration with demo defaults, never literals in pages. */
@@ -60,6 +85,8 @@ export interface ShopIdentity {
   name: string;
   phone: string;
   email: string;
+  /** Australian Business Number, printed on tax invoices. */
+  abn: string;
   address: { street: string; suburb: string; state: string; postcode: string; country: string };
   location: { latitude: number; longitude: number };
   social: { facebook: string; instagram: string; youtube: string };
@@ -84,6 +111,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   const env = parsed.data;
   const dataDir = resolve(env.DATA_DIR);
+  if ((env.ADMIN_EMAIL === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  if ((env.GOOGLE_CLIENT_ID === undefined) !== (env.GOOGLE_CLIENT_SECRET === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together');
+  }
+  const corsOrigins = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+      throw new ConfigError(
+        `Invalid configuration:\n  CORS_ORIGINS: ${origin} is not an origin such as https://app.example.com`,
+      );
+    }
+  }
   return {
     env: env.NODE_ENV,
     host: env.HOST,
@@ -97,6 +141,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mediaDir: resolve(env.MEDIA_DIR ?? resolve(dataDir, 'media')),
     seedProducts: env.SEED_PRODUCTS,
     catalogCacheSeconds: env.CATALOG_CACHE_SECONDS,
+    sessionCacheSeconds: env.SESSION_CACHE_SECONDS,
     autoSeed: env.AUTO_SEED,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
@@ -104,6 +149,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       name: env.SHOP_NAME,
       phone: env.SHOP_PHONE,
       email: env.SHOP_EMAIL,
+      abn: env.SHOP_ABN,
       address: {
         street: env.SHOP_STREET,
         suburb: env.SHOP_SUBURB,
@@ -120,5 +166,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       googleMapsApiKey: env.GOOGLE_MAPS_API_KEY,
       kitLaunchDate: env.KIT_LAUNCH_DATE,
     },
+    admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : undefined,
+    mail: {
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM ?? `${env.SHOP_NAME} <${env.SHOP_EMAIL}>`,
+      outboxDir: resolve(env.MAIL_OUTBOX_DIR ?? resolve(dataDir, 'outbox')),
+    },
+    redisUrl: env.REDIS_URL,
+    paymentDeclineRate: env.PAYMENT_DECLINE_RATE,
+    corsOrigins,
+    google:
+      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+        ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuerUrl: env.GOOGLE_ISSUER_URL }
+        : undefined,
   };
 }

@@ -1,5 +1,9 @@
 import type { Database } from '../db/client.ts';
 import type { Config } from './config.ts';
+import { createAccounts } from './domain/accounts.ts';
+import { createAddressBook, createPaymentMethods } from './domain/address-book.ts';
+import { createBackOffice } from './domain/back-office.ts';
+import { getSavedCart, mergeCart, quoteCart, saveCart } from './domain/cart.ts';
 import {
   countProductsByBrand,
   getBrand,
@@ -12,22 +16,61 @@ import {
   listProducts,
   listSubcategories,
 } from './domain/catalog.ts';
+import { createCatalogAdmin } from './domain/catalog-admin.ts';
 import { createContactService } from './domain/contact.ts';
+import type { CounterStore } from './domain/counters.ts';
+import { createGoogleSignIn } from './domain/google-sign-in.ts';
 import { createKitLaunch } from './domain/kit-launch.ts';
+import type { Mailer } from './domain/mail.ts';
+import { createProductPictures } from './domain/media.ts';
+import { createMemberships } from './domain/membership.ts';
+import { createOrders } from './domain/orders.ts';
+import { createSimulatedGateway, type PaymentGateway } from './domain/payments.ts';
+import { listLedger, pointsBalance } from './domain/points.ts';
+import { getPreferences, savePreferences } from './domain/preferences.ts';
 import { createReadCache } from './domain/read-cache.ts';
 import { autocomplete, searchCatalogue } from './domain/search.ts';
+import { createSessionStore } from './domain/sessions.ts';
 import { describeShop } from './domain/shop.ts';
 import { listPageEntries, listProductEntries, listSitemapFiles } from './domain/sitemap.ts';
+import { addToWishlist, listWishlist, listWishlistIds, removeFromWishlist } from './domain/wishlist.ts';
 
 /**
  * The domain functions bound to one database, handed to route loaders through
  * React Router's context: pages and /api call the same code in-process.
  */
-export function createShopServices(db: Database, config: Config) {
+export function createShopServices(
+  db: Database,
+  config: Config,
+  infra: {
+    counters: CounterStore;
+    mailer: Mailer;
+    gateway?: PaymentGateway;
+    /** Tells the other app processes that the catalogue changed (PostgreSQL NOTIFY). */
+    announceCatalogChange?: () => void;
+  },
+) {
+  const gateway = infra.gateway ?? createSimulatedGateway({ declineRate: config.paymentDeclineRate });
   const catalogCache = createReadCache({ ttlMs: config.catalogCacheSeconds * 1000, maxEntries: 5000 });
   // Catalogue reads are pure functions of their arguments, so the arguments are the key.
   const cached = <T>(name: string, args: unknown, load: () => Promise<T>) =>
     catalogCache.read(`${name}:${JSON.stringify(args)}`, load);
+  const sessions = createSessionStore(db, { ttlMs: config.sessionCacheSeconds * 1000 });
+  const catalogForgetProducts = (ids: readonly number[]) => {
+    for (const id of ids) {
+      catalogCache.forget(`getProduct:${JSON.stringify(id)}`);
+      catalogCache.forget(`getFullProduct:${JSON.stringify(id)}`);
+    }
+  };
+  const memberships = createMemberships({ db, gateway, mailer: infra.mailer, shopName: config.shop.name });
+  const orders = createOrders({
+    db,
+    gateway,
+    mailer: infra.mailer,
+    shopName: config.shop.name,
+    onStockChange: (ids) => catalogForgetProducts(ids),
+    shippingPlanOf: (userId) => memberships.planOf(userId),
+  });
   return {
     shop: describeShop(config),
     catalog: {
@@ -48,12 +91,77 @@ export function createShopServices(db: Database, config: Config) {
       getFullProduct: (id: number) => cached('getFullProduct', id, () => getFullProduct(db, id)),
       /** Call after any write to the catalogue (products, prices, stock) made by this process. */
       invalidate: () => catalogCache.clear(),
+      /**
+       * After a stock change (an order placed or cancelled): the product's own reads are fresh at
+       * once; listings may show the old stock line for up to CATALOG_CACHE_SECONDS.
+       */
+      forgetProducts: catalogForgetProducts,
     },
     search: {
       autocomplete: (term: string) => autocomplete(db, term),
       search: (query: Parameters<typeof searchCatalogue>[1]) => searchCatalogue(db, query),
     },
     contact: createContactService(db),
+    accounts: createAccounts({
+      db,
+      sessions,
+      counters: infra.counters,
+      mailer: infra.mailer,
+      shopName: config.shop.name,
+      linkOrigin: config.publicUrl ?? `http://localhost:${config.port}`,
+    }),
+    sessions,
+    addresses: createAddressBook(db),
+    paymentMethods: createPaymentMethods(db),
+    preferences: {
+      get: (userId: number) => getPreferences(db, userId),
+      save: (userId: number, input: Parameters<typeof savePreferences>[2]) => savePreferences(db, userId, input),
+    },
+    wishlist: {
+      ids: (userId: number) => listWishlistIds(db, userId),
+      list: (userId: number) => listWishlist(db, userId),
+      add: (userId: number, productIds: readonly number[]) => addToWishlist(db, userId, productIds),
+      remove: (userId: number, productId: number) => removeFromWishlist(db, userId, productId),
+    },
+    mailer: infra.mailer,
+    gateway,
+    orders,
+    memberships,
+    points: {
+      balance: (userId: number) => pointsBalance(db, userId),
+      ledger: (userId: number, options: Parameters<typeof listLedger>[2] = {}) => listLedger(db, userId, options),
+    },
+    catalogAdmin: createCatalogAdmin({
+      db,
+      onChange: () => {
+        catalogCache.clear();
+        infra.announceCatalogChange?.();
+      },
+    }),
+    /** Product pictures: uploads re-encoded to WebP sizes under MEDIA_DIR, delete, set primary, reorder. */
+    productPictures: createProductPictures({
+      db,
+      mediaDir: config.mediaDir,
+      onChange: () => {
+        catalogCache.clear();
+        infra.announceCatalogChange?.();
+      },
+    }),
+    backOffice: createBackOffice({
+      db,
+      orderService: orders,
+      gateway,
+      mailer: infra.mailer,
+      shopName: config.shop.name,
+    }),
+    cart: {
+      quote: (lines: Parameters<typeof quoteCart>[1]) => quoteCart(db, lines),
+      get: (userId: number) => getSavedCart(db, userId),
+      save: (userId: number, lines: Parameters<typeof saveCart>[2]) => saveCart(db, userId, lines),
+      merge: (userId: number, lines: Parameters<typeof mergeCart>[2]) => mergeCart(db, userId, lines),
+    },
+    /** Null unless GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET are set. */
+    googleSignIn: config.google ? createGoogleSignIn(config.google) : null,
     kitLaunch: createKitLaunch(db, config.shop.kitLaunchDate),
     sitemap: {
       listFiles: () => listSitemapFiles(db),

@@ -1,11 +1,14 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import type { AccountSummary } from '../../contracts/account-fields.ts';
+import { ACCOUNT_LINKS, LogoutButton } from './account-menu.tsx';
 import { type CategoryList, CategoryMenuContent } from './category-menu.tsx';
 import { SHOP_LINKS } from './shop-links.ts';
 
 interface MobileMenuProps {
   categories: CategoryList;
   phone: string;
+  account: AccountSummary | null;
 }
 
 /**
@@ -13,7 +16,7 @@ interface MobileMenuProps {
  * link, the categories and the shop's sections. A native modal <dialog> keeps focus
  * inside while it is open, closes on Escape and hands focus back to the button.
  */
-export function MobileMenu({ categories, phone }: MobileMenuProps) {
+export function MobileMenu({ categories, phone, account }: MobileMenuProps) {
   const [open, setOpen] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const dialogRef = useRef<HTMLDialogElement>(null);
@@ -89,15 +92,36 @@ export function MobileMenu({ categories, phone }: MobileMenuProps) {
             </svg>
           </button>
         </div>
-        <div className="p-3">
-          <Link
-            to="/login"
-            onClick={close}
-            className="block rounded-md bg-accent px-4 py-2.5 text-center text-sm font-bold uppercase tracking-wide text-ink hover:bg-accent-dark"
-          >
-            Login
-          </Link>
-        </div>
+        {account ? (
+          <nav aria-label="Your account (menu)" className="p-3">
+            <p className="px-1 pb-2 text-sm text-gray-700">
+              Signed in as <strong className="text-ink">{account.name}</strong>
+            </p>
+            <ul className="grid grid-cols-2 gap-1">
+              {ACCOUNT_LINKS.map((link) => (
+                <li key={link.to}>
+                  <Link to={link.to} onClick={close} className={linkClass}>
+                    {link.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+            <LogoutButton
+              onSubmit={close}
+              className="mt-2 block w-full rounded-md border border-navy-800 px-4 py-2.5 text-center text-sm font-bold uppercase tracking-wide text-navy-800 hover:bg-navy-100"
+            />
+          </nav>
+        ) : (
+          <div className="p-3">
+            <Link
+              to="/login"
+              onClick={close}
+              className="block rounded-md bg-accent px-4 py-2.5 text-center text-sm font-bold uppercase tracking-wide text-ink hover:bg-accent-dark"
+            >
+              Login
+            </Link>
+          </div>
+        )}
         <nav aria-label="Categories (menu)" className="border-t border-gray-200 py-2">
           <h3 className="px-4 pt-2 pb-1 text-xs font-bold uppercase tracking-wider text-gray-600">Shop by Category</h3>
           <CategoryMenuContent

@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import { Await, Link, useRouteLoaderData } from 'react-router';
 import type { loader as rootLoader } from '../root.tsx';
 import { SearchBox } from './search-box.tsx';
-import { CATEGORY_MENU_LIMIT, sortCategories } from './shop-links.ts';
+import { CATEGORIES_FAILED, CATEGORY_MENU_LIMIT, sortCategories } from './shop-links.ts';
 
 const HELP_LINKS = [
   { to: '/', label: 'Home page' },
@@ -62,7 +62,11 @@ export function NotFoundPage({
               Popular categories
             </h2>
             <Suspense fallback={<p className="mt-3 text-gray-600">Loading categories...</p>}>
-              <Await resolve={root.categories} errorElement={null}>
+              {/* Not null: an Await without an errorElement rethrows, and a 404 page must not fail. */}
+              <Await
+                resolve={root.categories}
+                errorElement={<p className="mt-3 text-sm text-stock-out">{CATEGORIES_FAILED}</p>}
+              >
                 {(categories) => (
                   <ul className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2">
                     {sortCategories(categories)

@@ -31,6 +31,9 @@ export function toCartItem(product: Product): NewCartItem {
   };
 }
 
+/** The card's picture width in the product grids: 2 columns on a phone, 3 on a tablet, 4–5 in the 1280 px page. */
+const CARD_IMAGE_SIZES = '(min-width: 1024px) 320px, (min-width: 768px) 34vw, 50vw';
+
 /** How long the button shows a tick after a click, so the shopper sees the click landed. */
 const ADDED_FEEDBACK_MS = 1500;
 
@@ -50,6 +53,9 @@ export function ProductCard({ product, href = `/product/${product.id}`, imageLoa
           {product.imageUrl ? (
             <img
               src={product.imageUrl}
+              // Uploaded pictures come in WebP sizes; seeded ones are single SVGs without a srcset.
+              srcSet={product.imageSrcset}
+              sizes={product.imageSrcset ? CARD_IMAGE_SIZES : undefined}
               alt=""
               width={400}
               height={400}

@@ -6,6 +6,11 @@ interface ProductGalleryProps {
   productName: string;
 }
 
+/** The main picture: the page's full width on a phone, half of the 1280 px page from 1024 px up. */
+const MAIN_IMAGE_SIZES = '(min-width: 1024px) 620px, 100vw';
+/** Five thumbnails share the gallery's width. */
+const THUMBNAIL_SIZES = '(min-width: 1024px) 120px, 20vw';
+
 function altFor(image: Image, productName: string, index: number, total: number): string {
   if (image.altText?.trim()) return image.altText;
   return total > 1 ? `${productName}, view ${index + 1} of ${total}` : productName;
@@ -49,6 +54,9 @@ export function ProductGallery({ images, productName }: ProductGalleryProps) {
           <img
             key={current.imageUrl}
             src={current.imageUrl}
+            // Uploaded pictures come in WebP sizes; seeded ones are single SVGs without a srcset.
+            srcSet={current.srcset}
+            sizes={current.srcset ? MAIN_IMAGE_SIZES : undefined}
             alt={altFor(current, productName, selected, images.length)}
             width={800}
             height={800}
@@ -89,6 +97,8 @@ export function ProductGallery({ images, productName }: ProductGalleryProps) {
             >
               <img
                 src={image.imageUrl}
+                srcSet={image.srcset}
+                sizes={image.srcset ? THUMBNAIL_SIZES : undefined}
                 alt=""
                 width={120}
                 height={120}

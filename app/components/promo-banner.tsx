@@ -1,4 +1,6 @@
 import { Link } from 'react-router';
+import { MEMBERSHIP_PLANS } from '../../contracts/membership.ts';
+import { formatDollars } from '../../contracts/money.ts';
 
 export interface PromoBannerProps {
   eyebrow: string;
@@ -69,6 +71,8 @@ export function PromoBanner({ eyebrow, title, text, cta, image, tone }: PromoBan
 
 /** The full-width member-deals strip near the bottom of the home page (links to /membership). */
 export function MemberDealsBanner({ shopName }: { shopName: string }) {
+  // Prices and benefits come from the plans themselves, as on /membership and /welcome.
+  const [basic, premium] = MEMBERSHIP_PLANS;
   return (
     <section
       aria-labelledby="member-deals-heading"
@@ -86,14 +90,18 @@ export function MemberDealsBanner({ shopName }: { shopName: string }) {
             id="member-deals-heading"
             className="mt-1 font-display text-4xl leading-none font-bold uppercase sm:text-5xl"
           >
-            Trade prices, every day
+            Points on every order
           </h2>
           <p className="mt-3 text-white/90">
-            Join the {shopName} membership for member-only prices, early access to sales and points on every order you
-            can redeem for tools.
+            Join the {shopName} membership from {formatDollars(basic.monthlyPriceCents / 100)} a month: earn points on
+            every order and redeem them for tools.
           </p>
           <ul className="mt-4 flex flex-wrap gap-x-6 gap-y-2 text-sm font-semibold">
-            {['Member-only pricing', 'Early sale access', 'Points on every order'].map((perk) => (
+            {[
+              `${basic.name}: ${basic.pointsPerDollar} point per dollar`,
+              `${premium.name}: ${premium.pointsPerDollar} points per dollar`,
+              `${premium.name}: free shipping on every order`,
+            ].map((perk) => (
               <li key={perk} className="flex items-center gap-2">
                 <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 text-accent" fill="currentColor">
                   <path d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0z" />

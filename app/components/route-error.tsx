@@ -1,6 +1,6 @@
-import { isRouteErrorResponse, Link, useLocation, useRevalidator, useRouteError } from 'react-router';
-import { useHydrated } from '../lib/use-hydrated.ts';
+import { isRouteErrorResponse, Link, useLocation, useRouteError } from 'react-router';
 import { NotFoundPage } from './not-found-page.tsx';
+import { RetryButton } from './retry-button.tsx';
 
 interface RouteErrorProps {
   /** Heading of the 404 state, e.g. 'Brand not found'. */
@@ -34,8 +34,6 @@ export function RouteError({
 }: RouteErrorProps) {
   const error = useRouteError();
   const location = useLocation();
-  const revalidator = useRevalidator();
-  const hydrated = useHydrated();
 
   if (isRouteErrorResponse(error) && error.status === 404) {
     return <NotFoundPage title={notFoundTitle} detail={notFoundDetail} />;
@@ -70,23 +68,7 @@ export function RouteError({
       <meta name="robots" content="noindex" />
       <h1 className="font-display text-3xl font-bold uppercase">{failureTitle}</h1>
       <p className="mt-3 text-gray-700">{failureDetail ?? 'Please check your connection and try again.'}</p>
-      {hydrated ? (
-        <button
-          type="button"
-          onClick={() => revalidator.revalidate()}
-          disabled={revalidator.state === 'loading'}
-          className="mt-8 rounded bg-accent px-5 py-3 font-semibold text-ink hover:bg-accent-dark disabled:opacity-60"
-        >
-          {revalidator.state === 'loading' ? 'Loading…' : retryLabel}
-        </button>
-      ) : (
-        <a
-          href={`${location.pathname}${location.search}`}
-          className="mt-8 inline-block rounded bg-accent px-5 py-3 font-semibold text-ink hover:bg-accent-dark"
-        >
-          {retryLabel}
-        </a>
-      )}
+      <RetryButton label={retryLabel} className="mt-8" />
     </section>
   );
 }

@@ -14,6 +14,9 @@ export interface CategoryLink {
   name: string;
 }
 
+/** Spec §8's text, word for word, wherever the category list did not load (menus, slider). */
+export const CATEGORIES_FAILED = 'Failed to fetch categories';
+
 /** The header dropdown shows this many categories before 'View All Categories (N)' (spec §9). */
 export const CATEGORY_MENU_LIMIT = 10;
 

@@ -1,6 +1,8 @@
 import { Link, NavLink } from 'react-router';
+import type { AccountSummary } from '../../contracts/account-fields.ts';
 import { formatDollars } from '../../contracts/money.ts';
 import type { ShopInfo } from '../../server/domain/shop.ts';
+import { AccountMenu } from './account-menu.tsx';
 import { CartLink } from './cart-link.tsx';
 import { type CategoryList, CategoryMenu } from './category-menu.tsx';
 import { MobileMenu } from './mobile-menu.tsx';
@@ -11,6 +13,8 @@ interface SiteHeaderProps {
   shop: ShopInfo;
   /** Sorted by name; may still be streaming in, the menus show 'Loading categories...' meanwhile. */
   categories: CategoryList;
+  /** The signed-in shopper, or null: the header shows their name and menu instead of 'Login'. */
+  account: AccountSummary | null;
 }
 
 /** "$100" rather than "$100.00" for whole amounts in promise lines. */
@@ -52,7 +56,7 @@ export function ShopLogo({ name, homeLink = false }: { name: string; homeLink?: 
  * login · cart, then the category bar. On a phone: logo, cart and the menu button,
  * with the search box full width underneath.
  */
-export function SiteHeader({ shop, categories }: SiteHeaderProps) {
+export function SiteHeader({ shop, categories, account }: SiteHeaderProps) {
   return (
     <header className="bg-navy-900 text-white">
       <div className="bg-navy-950 text-xs sm:text-sm">
@@ -94,26 +98,10 @@ export function SiteHeader({ shop, categories }: SiteHeaderProps) {
           <SearchBox />
         </div>
         <div className="flex items-center gap-1 sm:gap-2">
-          <Link
-            to="/login"
-            className="hidden h-11 items-center gap-2 rounded-md px-3 text-sm font-semibold hover:bg-white/10 sm:flex"
-          >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 24 24"
-              className="h-6 w-6"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth={1.8}
-            >
-              <circle cx="12" cy="8" r="4" />
-              <path d="M4 21c.8-4 4-6 8-6s7.2 2 8 6" strokeLinecap="round" />
-            </svg>
-            Login
-          </Link>
+          <AccountMenu account={account} />
           <CartLink />
           <div className="lg:hidden">
-            <MobileMenu categories={categories} phone={shop.phone} />
+            <MobileMenu categories={categories} phone={shop.phone} account={account} />
           </div>
         </div>
       </div>

@@ -1,9 +1,12 @@
+import { useEffect } from 'react';
+import { useFetcher, useRouteLoaderData } from 'react-router';
+import type { AccountSummary } from '../../contracts/account-fields.ts';
 import { createLocalStore } from '../lib/local-store.ts';
 
 /*
- * The wishlist lives in this browser only (spec §4: "the wishlist heart toggles
- * locally only"). Saving it to a signed-in shopper's account comes with the
- * accounts work; until then localStorage keeps hearts across pages and tabs.
+ * Hearts of a signed-out shopper live in this browser (localStorage) and are merged into
+ * the account at sign-in (WishlistMerge); a signed-in shopper's hearts are saved to the
+ * account through the /wishlist page's action, so they follow them to other devices.
  */
 
 const wishlistStore = createLocalStore<ReadonlySet<number>>({
@@ -13,7 +16,7 @@ const wishlistStore = createLocalStore<ReadonlySet<number>>({
   serialize: (ids) => [...ids],
 });
 
-/** Adds or removes one product from the browser's wishlist. */
+/** Adds or removes one product from the browser's (signed-out) wishlist. */
 export function toggleWishlist(id: number): void {
   wishlistStore.update((ids) => {
     const next = new Set(ids);
@@ -23,13 +26,64 @@ export function toggleWishlist(id: number): void {
   });
 }
 
-/** Whether a product is on the wishlist; the server renders every heart empty. */
+/** Whether a product is on the browser's wishlist; the server renders every heart empty. */
 export function useWishlisted(id: number): boolean {
   return wishlistStore.useSelected((ids) => ids.has(id));
 }
 
+function useAccount(): AccountSummary | null {
+  const root = useRouteLoaderData('root') as { account?: AccountSummary | null } | undefined;
+  return root?.account ?? null;
+}
+
+/**
+ * Once signed in, hearts made while signed out are added to the account and the browser's
+ * copy is emptied. Rendered by the root layout for signed-in shoppers only.
+ */
+export function WishlistMerge() {
+  const fetcher = useFetcher();
+  useEffect(() => {
+    const ids = [...wishlistStore.get()];
+    if (ids.length === 0 || fetcher.state !== 'idle') return;
+    fetcher.submit({ intent: 'merge', productIds: ids.join(',') }, { method: 'post', action: '/wishlist' });
+    wishlistStore.update(() => new Set());
+  }, [fetcher]);
+  return null;
+}
+
+const HEART_PATH =
+  'M12 20.5s-7.5-4.6-9.3-9.2C1.5 8.1 3.6 4.5 7.2 4.5c2 0 3.5 1.1 4.8 2.9 1.3-1.8 2.8-2.9 4.8-2.9 3.6 0 5.7 3.6 4.5 6.8-1.8 4.6-9.3 9.2-9.3 9.2z';
+
+const BUTTON_CLASS =
+  'flex h-9 w-9 items-center justify-center rounded-full border border-gray-200 bg-white/95 text-gray-600 shadow-sm transition-colors hover:border-sale hover:text-sale aria-pressed:border-sale aria-pressed:text-sale';
+
+function Heart({ filled }: { filled: boolean }) {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className="h-5 w-5"
+      fill={filled ? 'currentColor' : 'none'}
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinejoin="round"
+    >
+      <path d={HEART_PATH} />
+    </svg>
+  );
+}
+
 /** The heart on a product card: a toggle button whose pressed state is the wishlist membership. */
 export function WishlistButton({ productId, productName }: { productId: number; productName: string }) {
+  const account = useAccount();
+  return account ? (
+    <AccountWishlistButton productId={productId} productName={productName} wishlist={account.wishlist} />
+  ) : (
+    <LocalWishlistButton productId={productId} productName={productName} />
+  );
+}
+
+function LocalWishlistButton({ productId, productName }: { productId: number; productName: string }) {
   const saved = useWishlisted(productId);
   return (
     <button
@@ -38,19 +92,40 @@ export function WishlistButton({ productId, productName }: { productId: number; 
       aria-label={`Save ${productName} to wishlist`}
       title={saved ? 'Saved to wishlist' : 'Save to wishlist'}
       onClick={() => toggleWishlist(productId)}
-      className="flex h-9 w-9 items-center justify-center rounded-full border border-gray-200 bg-white/95 text-gray-600 shadow-sm transition-colors hover:border-sale hover:text-sale aria-pressed:border-sale aria-pressed:text-sale"
+      className={BUTTON_CLASS}
     >
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 24 24"
-        className="h-5 w-5"
-        fill={saved ? 'currentColor' : 'none'}
-        stroke="currentColor"
-        strokeWidth={2}
-        strokeLinejoin="round"
-      >
-        <path d="M12 20.5s-7.5-4.6-9.3-9.2C1.5 8.1 3.6 4.5 7.2 4.5c2 0 3.5 1.1 4.8 2.9 1.3-1.8 2.8-2.9 4.8-2.9 3.6 0 5.7 3.6 4.5 6.8-1.8 4.6-9.3 9.2-9.3 9.2z" />
-      </svg>
+      <Heart filled={saved} />
     </button>
+  );
+}
+
+/** Saved to the account; shows the new state at once while the save is on its way. */
+function AccountWishlistButton({
+  productId,
+  productName,
+  wishlist,
+}: {
+  productId: number;
+  productName: string;
+  wishlist: number[];
+}) {
+  const fetcher = useFetcher();
+  const pending = fetcher.formData?.get('intent');
+  const saved = pending ? pending === 'add' : wishlist.includes(productId);
+  return (
+    <fetcher.Form method="post" action="/wishlist">
+      <input type="hidden" name="productId" value={productId} />
+      <button
+        type="submit"
+        name="intent"
+        value={saved ? 'remove' : 'add'}
+        aria-pressed={saved}
+        aria-label={`Save ${productName} to wishlist`}
+        title={saved ? 'Saved to wishlist' : 'Save to wishlist'}
+        className={BUTTON_CLASS}
+      >
+        <Heart filled={saved} />
+      </button>
+    </fetcher.Form>
   );
 }

@@ -3,19 +3,8 @@ import type { ProductListQuery } from '../../contracts/catalog.ts';
 import { canonicalListingSearch, type ListingOptions, listingProductQuery } from '../../contracts/listing.ts';
 import type { ShopServices } from '../../server/services.ts';
 import { brandFacets, type ListingData, loadListingParser } from './listing.ts';
+import { pageUrl } from './page-url.ts';
 import { publicOrigin } from './seo.ts';
-
-/**
- * The address the shopper sees. A client-side navigation reaches loaders as React Router's
- * data request (`/products.data?…&_routes=…`); a redirect built from that sends the browser
- * to the raw data URL.
- */
-function pageUrl(request: Request): URL {
-  const url = new URL(request.url);
-  if (url.pathname.endsWith('.data')) url.pathname = url.pathname.slice(0, -'.data'.length);
-  url.searchParams.delete('_routes');
-  return url;
-}
 
 /**
  * Loads one page of a filtered product listing from the URL.

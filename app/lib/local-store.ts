@@ -5,6 +5,8 @@ export interface LocalStore<T> {
   get(): T;
   /** Applies a change, saves it and tells every subscriber; a change that returns the same value is no change. */
   update(change: (value: T) => T): void;
+  /** Calls `listener` after every change (this tab's or another's); returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
   /** Part of the value in a component. The server renders the empty value's part. */
   useSelected<S>(select: (value: T) => S): S;
 }
@@ -62,6 +64,7 @@ export function createLocalStore<T>(options: {
 
   return {
     get: snapshot,
+    subscribe,
     update(change) {
       ensureLoaded();
       const next = change(current);

@@ -2,11 +2,14 @@ import { Suspense } from 'react';
 import { Await, isRouteErrorResponse, Link, useRouteError, useRouteLoaderData } from 'react-router';
 import type { Product } from '../../contracts/catalog.ts';
 import { formatDollars } from '../../contracts/money.ts';
-import { BrandSlider } from '../components/brand-slider.tsx';
+import { BRANDS_FAILED, BrandSlider } from '../components/brand-slider.tsx';
 import { CategorySlider } from '../components/category-slider.tsx';
 import { type HeroSlide, HeroSlider } from '../components/hero-slider.tsx';
 import { ProductCard } from '../components/product-card.tsx';
 import { MemberDealsBanner, PromoBanner } from '../components/promo-banner.tsx';
+import { SectionError } from '../components/section-error.tsx';
+import { CATEGORIES_FAILED } from '../components/shop-links.ts';
+import { loadSection, logRejection } from '../lib/section-load.ts';
 import { absoluteUrl, metaDescription, pageMeta, publicOrigin, storeJsonLd } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { loader as rootLoader } from '../root.tsx';
@@ -30,33 +33,36 @@ interface Department {
 /**
  * Home page data. Awaited (the page is built around them): the first 8 brands,
  * 4 featured products, the 8 newest products and one product each for the deal,
- * clearance and redemption promotions with their counts. Streamed (`departments`,
+ * clearance and redemption promotions with their counts. The brands load on their own:
+ * when they fail (`brands: null`) the brand slider shows the spec's failure text and the
+ * rest of the page still renders. Streamed (`departments`,
  * a promise): every category with its picture, product count and busiest
  * subcategories, for the category slider and the main category navigation,
  * which show skeletons until it arrives. `origin` is for the canonical URL.
  */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { catalog, shop } = context.get(shopContext);
-  const departments: Promise<Department[]> = Promise.all([catalog.listCategories(), catalog.listSubcategories()]).then(
-    ([categories, subcategories]) =>
-      categories.map((category) => {
-        const own = subcategories.filter((subcategory) => subcategory.categoryId === category.id);
-        return {
-          id: category.id,
-          name: category.name,
-          imageUrl: category.imageUrl,
-          productCount: category.productCount ?? 0,
-          subcategoryCount: own.length,
-          subcategories: own
-            .toSorted((a, b) => b.productCount - a.productCount || a.name.localeCompare(b.name))
-            .slice(0, HOME_SUBCATEGORY_LINKS)
-            .map(({ id, name, productCount }) => ({ id, name, productCount })),
-        };
-      }),
+  const departments: Promise<Department[]> = logRejection(
+    Promise.all([catalog.listCategories(), catalog.listSubcategories()]),
+  ).then(([categories, subcategories]) =>
+    categories.map((category) => {
+      const own = subcategories.filter((subcategory) => subcategory.categoryId === category.id);
+      return {
+        id: category.id,
+        name: category.name,
+        imageUrl: category.imageUrl,
+        productCount: category.productCount ?? 0,
+        subcategoryCount: own.length,
+        subcategories: own
+          .toSorted((a, b) => b.productCount - a.productCount || a.name.localeCompare(b.name))
+          .slice(0, HOME_SUBCATEGORY_LINKS)
+          .map(({ id, name, productCount }) => ({ id, name, productCount })),
+      };
+    }),
   );
   const first = { page: 1, limit: 1, sort: 'featured' } as const;
   const [brands, featured, collection, deals, clearance, redemption] = await Promise.all([
-    catalog.listBrands(),
+    loadSection(() => catalog.listBrands()),
     catalog.listProducts({ featured: true, sort: 'featured', page: 1, limit: HOME_FEATURED_COUNT }),
     catalog.listProducts({ sort: 'newest', page: 1, limit: HOME_COLLECTION_COUNT }),
     catalog.listProducts({ ...first, onSale: true, inStock: true }),
@@ -66,10 +72,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return {
     origin: publicOrigin(shop, request),
     departments,
-    brandCount: brands.length,
-    brands: brands
-      .slice(0, HOME_BRAND_COUNT)
-      .map(({ id, name, logoUrl, productCount }) => ({ id, name, logoUrl, productCount })),
+    brandCount: brands?.length ?? 0,
+    brands:
+      brands
+        ?.slice(0, HOME_BRAND_COUNT)
+        .map(({ id, name, logoUrl, productCount }) => ({ id, name, logoUrl, productCount })) ?? null,
     featured: featured.items,
     collection: collection.items,
     deal: { product: deals.items[0] ?? null, count: deals.totalCount },
@@ -127,16 +134,19 @@ function heroSlides(data: Route.ComponentProps['loaderData']): HeroSlide[] {
       tone: 'steel',
     });
   }
-  const brandNames = brands.map((brand) => brand.name);
-  slides.push({
-    key: 'brands',
-    eyebrow: `${brandCount} trade brands`,
-    title: 'The brands the trades trust',
-    text: `${brandNames.slice(0, 3).join(', ')} and more: cordless platforms, hand tools and site gear under one roof.`,
-    cta: { to: '/shop-by-brand', label: 'Shop by Brand' },
-    image: picture(featured[0] ?? newest ?? null),
-    tone: 'navy',
-  });
+  // When the brands failed to load there is nothing true to say on this slide.
+  if (brands) {
+    const brandNames = brands.map((brand) => brand.name);
+    slides.push({
+      key: 'brands',
+      eyebrow: `${brandCount} trade brands`,
+      title: 'The brands the trades trust',
+      text: `${brandNames.slice(0, 3).join(', ')} and more: cordless platforms, hand tools and site gear under one roof.`,
+      cta: { to: '/shop-by-brand', label: 'Shop by Brand' },
+      image: picture(featured[0] ?? newest ?? null),
+      tone: 'navy',
+    });
+  }
   if (clearance.product) {
     slides.push({
       key: 'clearance',
@@ -252,7 +262,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <section aria-labelledby="brands-heading">
           <SectionHeading id="brands-heading" title="Top Brands" more={{ to: '/shop-by-brand', label: 'All brands' }} />
           <div className="mt-5">
-            <BrandSlider brands={brands} />
+            {brands ? <BrandSlider brands={brands} /> : <SectionError message={BRANDS_FAILED} />}
           </div>
         </section>
 
@@ -270,7 +280,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             more={{ to: '/products', label: 'All products' }}
           />
           <Suspense fallback={<DepartmentSkeleton />}>
-            <Await resolve={departments} errorElement={null}>
+            {/* Not null: an Await without an errorElement rethrows, which took the whole home page down. */}
+            <Await
+              resolve={departments}
+              errorElement={<p className="mt-6 text-sm text-stock-out">{CATEGORIES_FAILED}</p>}
+            >
               {(list) => <DepartmentGrid departments={list} />}
             </Await>
           </Suspense>

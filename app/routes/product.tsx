@@ -1,5 +1,15 @@
 import { useState } from 'react';
-import { data, isRouteErrorResponse, Link, useLocation, useNavigate, useRouteError } from 'react-router';
+import {
+  data,
+  isRouteErrorResponse,
+  Link,
+  useFetcher,
+  useLocation,
+  useNavigate,
+  useRouteError,
+  useRouteLoaderData,
+} from 'react-router';
+import type { AccountSummary } from '../../contracts/account-fields.ts';
 import type { FullProduct, Variant } from '../../contracts/catalog.ts';
 import { formatDollars } from '../../contracts/money.ts';
 import { idSchema } from '../../contracts/params.ts';
@@ -207,15 +217,20 @@ function BuyBox({
   shop: LoaderData['shop'];
   onAnnounce: (message: string) => void;
 }) {
-  const { product, brand } = full;
+  const { product, brand, variants } = full;
   const navigate = useNavigate();
   const cart = useCart();
-  const inCart = quantityInCart(cart, product.id);
-  const available = product.isActive ? availableStock(product.stockQuantity, inCart) : 0;
+  // The option being bought: the product itself, or one of its variants (own stock, price, SKU).
+  const [variantId, setVariantId] = useState<number | null>(null);
+  const variant = variants.find((candidate) => candidate.id === variantId) ?? null;
+  const inCart = quantityInCart(cart, product.id, variant?.id ?? null);
+  const stockOfChoice = variant ? variant.stockQuantity : product.stockQuantity;
+  const available = product.isActive ? availableStock(stockOfChoice, inCart) : 0;
   const [requested, setRequested] = useState(1);
   const quantity = clampQuantity(requested, available);
-  const price = sellingPrice(product);
-  const savings = savingsOf(product);
+  const price = variant?.price ?? sellingPrice(product);
+  const savings = variant?.price != null ? 0 : savingsOf(product);
+  const sku = variant?.sku ?? product.sku;
   const soldOut = available < 1;
   // The product's own specifications (not SKU or brand, shown above), the first few at a glance.
   const highlights = Object.entries(product.specifications)
@@ -229,18 +244,20 @@ function BuyBox({
         current,
         {
           id: product.id,
+          variantId: variant?.id ?? null,
+          variantName: variant?.name ?? null,
           name: product.name,
           price,
-          originalPrice: product.price,
+          originalPrice: variant?.price ?? product.price,
           image: product.imageUrl,
-          sku: product.sku,
-          maxQuantity: product.stockQuantity,
+          sku,
+          maxQuantity: stockOfChoice,
         },
         quantity,
       ),
     );
     setRequested(1);
-    onAnnounce(`Added ${quantity} × ${product.name} to your cart.`);
+    onAnnounce(`Added ${quantity} × ${product.name}${variant ? ` (${variant.name})` : ''} to your cart.`);
     return true;
   };
 
@@ -273,7 +290,7 @@ function BuyBox({
           <span>No reviews yet</span>
         )}
         <span>
-          SKU: <span className="tabular font-medium text-ink">{product.sku}</span>
+          SKU: <span className="tabular font-medium text-ink">{sku}</span>
         </span>
       </div>
 
@@ -292,6 +309,41 @@ function BuyBox({
         ) : null}
         <p className="w-full text-xs text-gray-600">Price in AUD, excluding GST (added at checkout).</p>
       </div>
+
+      {variants.length > 0 && product.isActive ? (
+        <fieldset>
+          <legend className="mb-1 text-sm font-semibold text-gray-700">Option</legend>
+          <div className="flex flex-wrap gap-2">
+            {[null, ...variants].map((option) => {
+              const id = option?.id ?? null;
+              const outOfStock = (option ? option.stockQuantity : product.stockQuantity) < 1;
+              return (
+                <label
+                  key={id ?? 'standard'}
+                  className={`cursor-pointer rounded-md border px-3 py-2 text-sm font-semibold has-[:checked]:border-navy-800 has-[:checked]:bg-navy-900 has-[:checked]:text-white has-[:focus-visible]:outline has-[:focus-visible]:outline-2 ${
+                    outOfStock
+                      ? 'border-gray-200 text-gray-500 line-through'
+                      : 'border-gray-300 text-ink hover:border-navy-700'
+                  }`}
+                >
+                  <input
+                    type="radio"
+                    name="variant"
+                    className="sr-only"
+                    checked={variantId === id}
+                    onChange={() => {
+                      setVariantId(id);
+                      setRequested(1);
+                    }}
+                  />
+                  {option ? option.name : 'Standard'}
+                  {outOfStock ? <span className="sr-only"> (out of stock)</span> : null}
+                </label>
+              );
+            })}
+          </div>
+        </fieldset>
+      ) : null}
 
       {product.isActive ? (
         <ProductStock available={available} inCart={inCart} />
@@ -324,6 +376,10 @@ function BuyBox({
           </button>
         </div>
       </div>
+
+      {product.isRedemption && product.pointsCost ? (
+        <RedeemWithPoints productId={product.id} pointsCost={product.pointsCost} />
+      ) : null}
 
       <ul className="grid grid-cols-3 gap-2 sm:gap-3">
         <PromoCard
@@ -512,5 +568,50 @@ export function ErrorBoundary() {
         Try again
       </a>
     </section>
+  );
+}
+
+/**
+ * 'Redeem for N points' on a redemption product: one unit, shipped to the default address,
+ * paid with points (the /redeem action). Signed out, it leads to sign-in first.
+ */
+function RedeemWithPoints({ productId, pointsCost }: { productId: number; pointsCost: number }) {
+  const fetcher = useFetcher<{ message?: string }>();
+  const root = useRouteLoaderData('root') as { account?: AccountSummary | null } | undefined;
+  const account = root?.account ?? null;
+  const label = `Redeem for ${pointsCost.toLocaleString('en-AU')} points`;
+  if (!account) {
+    return (
+      <Link
+        to={`/login?redirectTo=${encodeURIComponent(`/product/${productId}`)}`}
+        className="flex h-12 items-center justify-center rounded-md border-2 border-navy-900 font-bold uppercase tracking-wide text-navy-900 hover:bg-navy-100"
+      >
+        Sign in to redeem for {pointsCost.toLocaleString('en-AU')} points
+      </Link>
+    );
+  }
+  return (
+    <div>
+      <fetcher.Form method="post" action="/redeem">
+        <input type="hidden" name="productId" value={productId} />
+        <input type="hidden" name="quantity" value="1" />
+        <button
+          type="submit"
+          disabled={fetcher.state !== 'idle' || account.points < pointsCost}
+          className="h-12 w-full rounded-md border-2 border-navy-900 font-bold uppercase tracking-wide text-navy-900 hover:bg-navy-100 disabled:cursor-not-allowed disabled:border-gray-300 disabled:text-gray-500"
+        >
+          {fetcher.state !== 'idle' ? 'Redeeming…' : label}
+        </button>
+      </fetcher.Form>
+      <p className="mt-1 text-sm text-gray-700">
+        You have {account.points.toLocaleString('en-AU')} points.
+        {account.points < pointsCost ? ' Not enough points yet.' : ''}
+      </p>
+      {fetcher.data?.message ? (
+        <p role="alert" className="mt-1 text-sm font-semibold text-sale">
+          {fetcher.data.message}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -41,6 +41,8 @@ export function ErrorBoundary() {
       notFoundTitle="Page not found"
       notFoundDetail="The page you were looking for has moved or no longer exists."
       failureTitle="Unable to load products"
+      // Spec §8: 'Unable to load products / Please check your connection and try again' with Retry.
+      retryLabel="Retry"
     />
   );
 }

@@ -37,7 +37,7 @@ export default function RedemptionPage({ loaderData }: Route.ComponentProps) {
         <PageHero
           eyebrow="Member rewards"
           title="Redeem Your Points"
-          description="Turn your member points into tools and gear. Every product below can be redeemed with points at checkout or in store."
+          description="Turn your member points into tools and gear. Members earn points on every fulfilled order; open a product to redeem it."
         >
           <p className="mt-4 text-sm text-gray-200">
             <strong className="tabular text-white">{initial.totalCount}</strong> products available to redeem
@@ -58,12 +58,24 @@ export default function RedemptionPage({ loaderData }: Route.ComponentProps) {
             emptyDetail: 'Check back later for new arrivals',
             error: 'Failed to fetch redemption products',
           }}
-          decorate={() => (
-            <span className="pointer-events-none absolute top-[calc(100cqw-2.5rem)] left-2 inline-flex items-center gap-1 rounded bg-navy-900 px-2 py-1 text-[0.7rem] font-bold uppercase tracking-wide text-accent shadow">
-              <svg aria-hidden="true" viewBox="0 0 20 20" className="h-3.5 w-3.5 fill-current">
+          decorate={(product) => (
+            // One line at any card width: on a narrow card (a phone's two columns) 'Redeem for' is
+            // left to screen readers, so the badge neither wraps nor spills past the card.
+            <span
+              data-testid="redeem-badge"
+              className="pointer-events-none absolute top-[calc(100cqw-2.5rem)] left-2 inline-flex max-w-[calc(100%-1rem)] items-center gap-1 whitespace-nowrap rounded bg-navy-900 px-2 py-1 text-[0.7rem] font-bold uppercase tracking-wide text-accent shadow"
+            >
+              <svg aria-hidden="true" viewBox="0 0 20 20" className="h-3.5 w-3.5 shrink-0 fill-current">
                 <path d="M10 1.5l2.6 5.3 5.9.9-4.2 4.1 1 5.8L10 14.9l-5.3 2.7 1-5.8L1.5 7.7l5.9-.9z" />
               </svg>
-              Redeem with points
+              {product.pointsCost ? (
+                <span>
+                  <span className="sr-only @min-[15rem]:not-sr-only">Redeem for </span>
+                  {`${product.pointsCost.toLocaleString('en-AU')} points`}
+                </span>
+              ) : (
+                'Redeem with points'
+              )}
             </span>
           )}
         />

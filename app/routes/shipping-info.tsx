@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { centsToDollars, formatDollars } from '../../contracts/money.ts';
-import { FLAT_SHIPPING_CENTS, FREE_SHIPPING_THRESHOLD_CENTS, GST_RATE } from '../../server/domain/shop.ts';
+import { FLAT_SHIPPING_CENTS, FREE_SHIPPING_THRESHOLD_CENTS, GST_RATE, priceOrder } from '../../contracts/pricing.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { OpeningHours } from '../components/opening-hours.tsx';
 import { RouteError } from '../components/route-error.tsx';
@@ -8,16 +8,15 @@ import { absoluteUrl, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/shipping-info';
 
-/**
- * The order-total rule of spec-decisions "Money", in cents: GST is 10 % of the
- * subtotal rounded to the cent; shipping is free when the subtotal is over the
- * threshold, else the flat rate. Kept beside the constants it reads until the
- * checkout's pricing module exists, which this page should then call.
- */
+/** The checkout's own rule (contracts/pricing.ts) for one line of the given subtotal. */
 function orderTotalsCents(subtotal: number) {
-  const gst = Math.round(subtotal * GST_RATE);
-  const shipping = subtotal > FREE_SHIPPING_THRESHOLD_CENTS ? 0 : FLAT_SHIPPING_CENTS;
-  return { subtotal, gst, shipping, total: subtotal + gst + shipping };
+  const totals = priceOrder([{ unitPriceCents: subtotal, quantity: 1 }]);
+  return {
+    subtotal: totals.subtotalCents,
+    gst: totals.gstCents,
+    shipping: totals.shippingCents,
+    total: totals.totalCents,
+  };
 }
 
 /** Subtotals that show each side of the threshold, including the edge case of exactly the threshold. */
@@ -33,7 +32,7 @@ const DELIVERY_TIMES = [
 
 /**
  * Shipping and GST rules rendered from the constants checkout uses
- * (server/domain/shop.ts), with worked examples computed from the same
+ * (contracts/pricing.ts), with worked examples computed from the same
  * constants, plus delivery times and the store's pick-up details.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {

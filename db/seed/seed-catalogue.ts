@@ -226,6 +226,8 @@ export async function seedCatalogue(db: Database, options: SeedCatalogueOptions)
           tagLine: p.tagLine,
           isFeatured: p.isFeatured,
           isRedemption: p.isRedemption,
+          // Redemption products cost 1 point per dollar of what a shopper would pay (rounded up).
+          pointsCost: p.isRedemption ? Math.ceil((p.discountPriceCents ?? p.priceCents) / 100) : null,
           isClearance: p.isClearance,
           isActive: p.isActive,
           weightGrams: p.weightGrams,

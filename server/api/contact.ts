@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { contactMessageCreatedSchema, contactMessageSchema } from '../../contracts/contact.ts';
-import { RateLimitedError } from '../domain/contact.ts';
 import { errorResponses } from './openapi.ts';
 
 /** A contact message is a few kilobytes at most (5,000 characters of message); anything far larger is refused unread. */
@@ -22,13 +21,8 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      try {
-        const created = await app.services.contact.send(request.body, { clientAddress: request.ip });
-        return reply.code(201).send(created);
-      } catch (error) {
-        if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
-        throw error;
-      }
+      const created = await app.services.contact.send(request.body, { clientAddress: request.ip });
+      return reply.code(201).send(created);
     },
   );
 };

@@ -12,7 +12,9 @@ const errorDescriptions: Record<number, string> = {
   401: 'Not signed in',
   403: 'Not allowed',
   404: 'Not found',
+  402: 'Payment declined',
   409: 'Conflict',
+  422: 'Idempotency key reused with another body',
   429: 'Too many requests',
 };
 

@@ -26,8 +26,8 @@ import { NotFoundError } from './errors.ts';
 export const RELATED_PRODUCTS_LIMIT = 4;
 export const PRODUCT_REVIEWS_LIMIT = 20;
 
-function primaryImages(imageUrl: string | null): Image[] {
-  return imageUrl ? [{ imageUrl, isPrimary: true }] : [];
+function primaryImages(imageUrl: string | null, srcset?: string | null): Image[] {
+  return imageUrl ? [{ imageUrl, isPrimary: true, ...(srcset ? { srcset } : {}) }] : [];
 }
 
 const averageRatingSql = sql<number>`case when ${products.reviewCount} = 0 then 0 else round(${products.ratingTotal}::numeric / ${products.reviewCount}, 1) end`;
@@ -50,6 +50,7 @@ const productColumns = {
   tagLine: products.tagLine,
   isFeatured: products.isFeatured,
   isRedemption: products.isRedemption,
+  pointsCost: products.pointsCost,
   isClearance: products.isClearance,
   isActive: products.isActive,
   reviewCount: products.reviewCount,
@@ -62,6 +63,9 @@ const productColumns = {
   imageUrl: sql<
     string | null
   >`(select ${productImages.imageUrl} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.isPrimary} desc, ${productImages.sortOrder} limit 1)`,
+  imageSrcset: sql<
+    string | null
+  >`(select ${productImages.srcset} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.isPrimary} desc, ${productImages.sortOrder} limit 1)`,
 };
 
 function selectProducts(db: Database) {
@@ -74,7 +78,7 @@ function selectProducts(db: Database) {
 }
 
 const galleryJsonSql = sql<Image[] | string>`coalesce((
-  select json_agg(json_build_object('id', pi.id, 'imageUrl', pi.image_url, 'isPrimary', pi.is_primary, 'altText', pi.alt_text)
+  select json_agg(json_strip_nulls(json_build_object('id', pi.id, 'imageUrl', pi.image_url, 'isPrimary', pi.is_primary, 'altText', pi.alt_text, 'srcset', pi.srcset))
     order by pi.is_primary desc, pi.sort_order, pi.id)
   from ${productImages} pi where pi.product_id = ${products.id}), '[]'::json)`;
 
@@ -100,13 +104,15 @@ function toProduct(record: ProductRecord, images?: Image[]): Product {
     tagLine: record.tagLine,
     isFeatured: record.isFeatured,
     isRedemption: record.isRedemption,
+    pointsCost: record.pointsCost,
     isClearance: record.isClearance,
     isActive: record.isActive,
     averageRating,
     rating: averageRating,
     reviewCount: record.reviewCount,
     imageUrl: record.imageUrl,
-    images: images ?? primaryImages(record.imageUrl),
+    ...(record.imageSrcset ? { imageSrcset: record.imageSrcset } : {}),
+    images: images ?? primaryImages(record.imageUrl, record.imageSrcset),
     weightKg: record.weightGrams === null ? null : record.weightGrams / 1000,
     dimensions: record.dimensions,
     warrantyPeriod: record.warrantyPeriod,
@@ -351,6 +357,14 @@ export async function getProduct(db: Database, id: number): Promise<Product> {
  * Products a shopper might buy with this one: same subcategory first, then same brand;
  * in stock and active, never the product itself.
  */
+/** Products by id (a wishlist), in the order given; ids that no longer exist are left out. */
+export async function listProductsByIds(db: Database, ids: readonly number[]): Promise<Product[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectProducts(db).where(inArray(products.id, [...ids]));
+  const byId = new Map(rows.map((row) => [row.id, toProduct(row)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 export async function listRelatedProducts(
   db: Database,
   product: Pick<Product, 'id' | 'brandId' | 'subcategoryId'>,

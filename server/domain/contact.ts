@@ -1,22 +1,13 @@
 import type { ContactMessageCreated, ContactMessageInput } from '../../contracts/contact.ts';
 import type { Database } from '../../db/client.ts';
 import { contactMessages } from '../../db/schema.ts';
-import { DomainError } from './errors.ts';
+import { RateLimitedError } from './errors.ts';
 
 /** At most this many messages per sender (e-mail address, and client address on the API) per window. */
 export const CONTACT_RATE_LIMIT = { limit: 5, windowMs: 15 * 60_000 } as const;
 
 export const CONTACT_RATE_LIMITED_MESSAGE =
   'You have sent several messages in a short time. Please wait a few minutes before sending another.';
-
-export class RateLimitedError extends DomainError {
-  readonly retryAfterSeconds: number;
-
-  constructor(message: string, retryAfterSeconds: number) {
-    super(429, message);
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
 
 export interface RateLimiter {
   /** Counts one event against every key, unless one of them is already at its limit. */

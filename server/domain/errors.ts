@@ -32,3 +32,25 @@ export class ConflictError extends DomainError {
     super(409, message, errors);
   }
 }
+
+export class UnauthorizedError extends DomainError {
+  constructor(message: string) {
+    super(401, message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+
+/** 429 with the seconds until the client may try again (sent as `Retry-After`). */
+export class RateLimitedError extends DomainError {
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message);
+    this.retryAfterSeconds = Math.max(1, retryAfterSeconds);
+  }
+}

@@ -11,6 +11,8 @@ export interface ReadCache {
   /** Returns the cached value for `key`, or loads, stores and returns it. */
   read<T>(key: string, load: () => Promise<T>): Promise<T>;
   clear(): void;
+  /** Drops one key (a product whose stock just changed), so its next read is fresh. */
+  forget(key: string): void;
   readonly size: number;
 }
 
@@ -65,6 +67,9 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; no
     },
     clear() {
       entries.clear();
+    },
+    forget(key) {
+      entries.delete(key);
     },
     get size() {
       return entries.size;

@@ -255,6 +255,7 @@ interface ResultRow {
   tag_line: string | null;
   is_featured: boolean;
   is_redemption: boolean;
+  points_cost: number | null;
   is_clearance: boolean;
   is_active: boolean;
   average_rating: string | number;
@@ -308,6 +309,7 @@ function toProduct(row: ResultRow): Product {
     tagLine: row.tag_line,
     isFeatured: row.is_featured,
     isRedemption: row.is_redemption,
+    pointsCost: row.points_cost ?? null,
     isClearance: row.is_clearance,
     isActive: row.is_active,
     averageRating: rating,
@@ -405,7 +407,7 @@ async function loadPage(db: Database, where: SQL, order: SQL, limit: number, off
                'discount_price_cents', p.discount_price_cents, 'stock_quantity', p.stock_quantity,
                'brand_id', b.id, 'brand', b.name, 'category_id', c.id, 'category', c.name,
                'subcategory_id', sc.id, 'subcategory', sc.name, 'tag_line', p.tag_line,
-               'is_featured', p.is_featured, 'is_redemption', p.is_redemption,
+               'is_featured', p.is_featured, 'is_redemption', p.is_redemption, 'points_cost', p.points_cost,
                'is_clearance', p.is_clearance, 'is_active', p.is_active,
                'average_rating', ${averageRating}, 'review_count', p.review_count,
                'weight_grams', p.weight_grams, 'dimensions', p.dimensions,

@@ -1,9 +1,5 @@
+import { FLAT_SHIPPING_CENTS, FREE_SHIPPING_THRESHOLD_CENTS, GST_RATE } from '../../contracts/pricing.ts';
 import type { Config } from '../config.ts';
-
-/** Free shipping applies to orders whose subtotal is over this amount (spec §9, spec-decisions "Money"). */
-export const FREE_SHIPPING_THRESHOLD_CENTS = 100_00;
-export const FLAT_SHIPPING_CENTS = 10_00;
-export const GST_RATE = 0.1;
 
 export interface OpeningHours {
   /** Days as schema.org names them, for JSON-LD. */
@@ -31,6 +27,7 @@ export function describeShop(config: Config) {
     name: shop.name,
     phone: shop.phone,
     email: shop.email,
+    abn: shop.abn,
     address: shop.address,
     location: shop.location,
     social: shop.social,
@@ -38,6 +35,8 @@ export function describeShop(config: Config) {
     googleMapsApiKey: shop.googleMapsApiKey ?? null,
     kitLaunchDate: shop.kitLaunchDate ?? null,
     publicUrl: config.publicUrl ?? null,
+    /** Whether the Google button shows: only when a Google client is configured. */
+    googleSignIn: config.google !== undefined,
     shipping: {
       freeThreshold: FREE_SHIPPING_THRESHOLD_CENTS / 100,
       flatRate: FLAT_SHIPPING_CENTS / 100,

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError, RateLimitedError } from '../domain/errors.ts';
 
 export interface ErrorBody {
   message: string;
@@ -37,6 +37,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(400).send({ message, errors } satisfies ErrorBody);
     }
     if (error instanceof DomainError) {
+      if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply
         .code(error.statusCode)
         .send({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) } satisfies ErrorBody);

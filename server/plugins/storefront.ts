@@ -5,14 +5,27 @@ import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, type RouterContext, RouterContextProvider, type ServerBuild } from 'react-router';
+import type { RequestInfo } from '../../app/lib/request-context.ts';
+import { toUser } from '../domain/accounts.ts';
 import type { ShopServices } from '../services.ts';
+import { isSecureOrigin } from '../session-cookie.ts';
+import { AUTH_RATE_LIMITS } from './rate-limits.ts';
 
 export type StorefrontOptions = { mode: 'production'; buildDir: string } | { mode: 'development' };
 
 /** What app/entry.server.tsx exports besides the renderer: the context key loaders read services from. */
 interface StorefrontEntryModule {
   shopContext: RouterContext<ShopServices>;
+  requestContext: RouterContext<RequestInfo>;
 }
+
+/** The page forms that are doors into accounts count against the same per-address caps as the API. */
+const RATE_LIMITED_FORMS = [
+  { path: '/login', limit: AUTH_RATE_LIMITS.login },
+  { path: '/register', limit: AUTH_RATE_LIMITS.register },
+  { path: '/forgot-password', limit: AUTH_RATE_LIMITS.forgotPassword },
+  { path: '/reset-password', limit: AUTH_RATE_LIMITS.forgotPassword },
+] as const;
 
 /**
  * Serves the React Router storefront: hashed assets with immutable caching, then
@@ -59,6 +72,7 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
   }
 
   const mode = options.mode === 'production' ? 'production' : 'development';
+  const secureCookies = isSecureOrigin(app.config.publicUrl);
 
   await app.register(async (pages) => {
     // React Router reads form bodies itself, so this scope leaves them unread.
@@ -70,10 +84,22 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
       const entry = build.entry.module as unknown as StorefrontEntryModule;
       const context = new RouterContextProvider();
       context.set(entry.shopContext, app.services);
+      const auth = await request.getAuth();
+      context.set(entry.requestContext, {
+        viewer: auth ? { user: toUser(auth.session.user), sessionId: auth.session.id } : null,
+        nonce: reply.scriptNonce,
+        secureCookies,
+      });
       const response = await createRequestHandler(build, mode)(toWebRequest(request, reply, app), context);
       return sendWebResponse(reply, response);
     };
     pages.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler: handle });
+    // A form post with JavaScript arrives as React Router's `/login.data`, without it as `/login`.
+    for (const { path, limit } of RATE_LIMITED_FORMS) {
+      for (const url of [path, `${path}.data`]) {
+        pages.route({ method: 'POST', url, config: { rateLimit: limit }, handler: handle });
+      }
+    }
     pages.route({ method: ['GET', 'HEAD', 'POST'], url: '/', handler: handle });
   });
 }

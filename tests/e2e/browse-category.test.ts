@@ -5,6 +5,7 @@ import { seriousAxeViolations } from './axe.ts';
 import {
   api,
   baseUrl,
+  dataRequestRedirect,
   escapeRegExp,
   homeCategoryLink,
   htmlText,
@@ -75,11 +76,55 @@ describe('category page', () => {
     expect(topBrandsSection).toContain(`>${brandCounts.get(top.id)}</span> <!-- -->products`);
   });
 
-  it('answers an unknown or malformed id with a 404 and the not-found page', async () => {
-    for (const id of ['999999', 'abc', '1.5', '0']) {
+  it('redirects a category slug (301) to its canonical URL, keeping the query, for every category', async () => {
+    const categories = await api<Category[]>('/categories');
+    const target = async (path: string) => {
+      const response = await fetch(`${baseUrl}${path}`, { redirect: 'manual' });
+      expect(response.status, path).toBe(301);
+      const location = new URL(response.headers.get('location') ?? '', baseUrl);
+      return `${location.pathname}${location.search}`;
+    };
+    // The two links of spec §2.
+    const powerTools = categories.find((candidate) => candidate.slug === 'power-tools')!;
+    const handTools = categories.find((candidate) => candidate.slug === 'hand-tools')!;
+    expect(await target('/category/power-tools')).toBe(`/category/${powerTools.id}`);
+    const landed = await fetch(`${baseUrl}/category/${powerTools.id}`, { redirect: 'manual' });
+    expect(landed.status).toBe(200);
+    expect(await landed.text()).toContain(`<title>${htmlText(powerTools.name)} | Harbour Tools</title>`);
+    expect(await target('/category/hand-tools?utm_source=spec&sort=name')).toBe(
+      `/category/${handTools.id}?utm_source=spec&sort=name`,
+    );
+    // Every category, not only the two the spec names; a hand-typed capital still finds it.
+    for (const each of categories) expect(await target(`/category/${each.slug}`)).toBe(`/category/${each.id}`);
+    expect(await target('/category/Power-Tools')).toBe(`/category/${powerTools.id}`);
+    // A client-side navigation lands on the page's address, without React Router's `_routes`.
+    expect(await dataRequestRedirect('/category/hand-tools?utm_source=spec', 'routes/category')).toBe(
+      `/category/${handTools.id}?utm_source=spec`,
+    );
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${baseUrl}/category/power-tools`);
+    expect(new URL(page.url()).pathname).toBe(`/category/${powerTools.id}`);
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1, name: powerTools.name }).isVisible(), SETTLE)
+      .toBe(true);
+    await page.close();
+  });
+
+  it('answers a numeric id directly, with no redirect', async () => {
+    const response = await fetch(`${baseUrl}/category/${category.id}`, { redirect: 'manual' });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(`<title>${htmlText(category.name)} | Harbour Tools</title>`);
+  });
+
+  it('answers an unknown slug, an unknown or a malformed id with a 404 and the not-found page', async () => {
+    for (const id of ['no-such-slug', '999999', 'abc', '1.5', '0']) {
       const response = await fetch(`${baseUrl}/category/${id}`);
       expect(response.status, id).toBe(404);
-      expect(await response.text()).toContain('Category not found');
+      const html = await response.text();
+      expect(html).toContain('Category not found');
+      // The shop's own 404 page: a search box and where to go next.
+      expect(html).toContain('Helpful links');
     }
   });
 

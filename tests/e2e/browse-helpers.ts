@@ -52,6 +52,21 @@ export async function foundCount(page: Page): Promise<number> {
   return Number((text ?? '').replace(/,/g, '').match(/(\d+) products? found/)?.[1] ?? Number.NaN);
 }
 
+/**
+ * Where the server sends a client-side navigation to `path`: the browser asks React Router's
+ * data request (`/x.data?…&_routes=…`), which answers a redirect as a turbo-stream value
+ * `…,"redirect","/target",…` rather than with a Location header.
+ */
+export async function dataRequestRedirect(path: string, routeId: string): Promise<unknown> {
+  const url = new URL(path, baseUrl);
+  url.pathname += '.data';
+  url.searchParams.set('_routes', routeId);
+  const response = await fetch(url, { redirect: 'manual' });
+  const values = (await response.json()) as unknown[];
+  const at = values.indexOf('redirect');
+  return at === -1 ? undefined : values[at + 1];
+}
+
 /** Server HTML escapes these in text. */
 export function htmlText(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll("'", '&#x27;');

@@ -91,12 +91,18 @@ describe('shop by brand', () => {
     await page.close();
   });
 
-  it('offers Retry when the brands fail to load', async () => {
+  it("says 'Error loading brands: Failed to fetch brands' with Retry when the page's data does not arrive", async () => {
     const page = await open('/products');
     await markWindow(page);
     await page.route('**/shop-by-brand.data*', (route) => route.fulfill({ status: 500, body: 'down' }));
     await page.getByRole('link', { name: 'Shop by Brand' }).first().click();
-    await expect.poll(() => page.getByRole('heading', { name: 'Error loading brands' }).isVisible(), SETTLE).toBe(true);
+    await expect
+      .poll(
+        () =>
+          page.getByRole('heading', { name: 'Error loading brands: Failed to fetch brands', exact: true }).isVisible(),
+        SETTLE,
+      )
+      .toBe(true);
     await page.unroute('**/shop-by-brand.data*');
     await page.getByRole('button', { name: 'Retry' }).click();
     await expect
@@ -149,7 +155,14 @@ for (const list of [
       for (const product of first.items) expect(html).toContain(htmlText(product.name));
       const ninth = all.items[8]!;
       expect(html).not.toContain(htmlText(ninth.name));
-      if (list.path === '/redemption') expect(html.match(/Redeem with points/g)).toHaveLength(8);
+      if (list.path === '/redemption') {
+        // Each card's badge says what it costs in points.
+        expect(html.match(/data-testid="redeem-badge"/g)).toHaveLength(8);
+        for (const product of first.items) {
+          expect(product.pointsCost).toBeGreaterThan(0);
+          expect(html).toContain(`${product.pointsCost!.toLocaleString('en-AU')} points`);
+        }
+      }
       // Without JavaScript a link asks the server for the next batch.
       expect(html).toContain(`href="${list.path}?page=2"`);
       const more = await (await fetch(`${baseUrl}${list.path}?page=2`)).text();
@@ -246,6 +259,23 @@ describe('/products and /shop', () => {
     expect(new URL(page.url()).searchParams.has('page')).toBe(false);
     const inCategory = await productsApi({ categoryId: category.id, limit: 1 });
     await expect.poll(() => foundCount(page), SETTLE).toBe(inCategory.totalCount);
+    expect(await windowMarked(page)).toBe(true);
+    await page.close();
+  });
+
+  it("says 'Unable to load products' with Retry when a page's data does not arrive (spec §8)", async () => {
+    const page = await open('/products');
+    await markWindow(page);
+    await page.route('**/products.data*', (route) => route.fulfill({ status: 500, body: 'down' }));
+    const pager = page.getByRole('navigation', { name: 'Pagination' });
+    await pager.getByRole('link', { name: 'Next' }).click();
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Unable to load products', exact: true }).isVisible(), SETTLE)
+      .toBe(true);
+    expect(await page.getByText('Please check your connection and try again').isVisible()).toBe(true);
+    await page.unroute('**/products.data*');
+    await page.getByRole('button', { name: 'Retry', exact: true }).click();
+    await expect.poll(() => gridNames(page), SETTLE).toHaveLength(20);
     expect(await windowMarked(page)).toBe(true);
     await page.close();
   });

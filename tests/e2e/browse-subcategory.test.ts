@@ -6,6 +6,7 @@ import { seriousAxeViolations } from './axe.ts';
 import {
   api,
   baseUrl,
+  dataRequestRedirect,
   escapeRegExp,
   foundCount,
   gridNames,
@@ -101,6 +102,10 @@ describe('subcategory page', () => {
       new URL(response.headers.get('location')!, baseUrl).pathname +
         new URL(response.headers.get('location')!, baseUrl).search,
     ).toBe(`${path}?rating=4`);
+    // A client-side navigation lands on the page's address, not on one carrying React Router's `_routes`.
+    expect(await dataRequestRedirect(`/subcategory/${subcategory.id}?rating=4`, 'routes/subcategory-redirect')).toBe(
+      `${path}?rating=4`,
+    );
     expect((await fetch(`${baseUrl}/subcategory/999999`, { redirect: 'manual' })).status).toBe(404);
     expect((await fetch(`${baseUrl}/subcategory/1.5`, { redirect: 'manual' })).status).toBe(404);
 

@@ -1,18 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MAP_ERRORS } from '../../app/lib/google-maps.ts';
-import { FLAT_SHIPPING_CENTS, FREE_SHIPPING_THRESHOLD_CENTS, GST_RATE } from '../../server/domain/shop.ts';
+import { FLAT_SHIPPING_CENTS, FREE_SHIPPING_THRESHOLD_CENTS, GST_RATE } from '../../contracts/pricing.ts';
+import { injectAxe } from './axe.ts';
 import { launchBrowser, watchPageErrors } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
-const require = createRequire(import.meta.url);
-const axePath = require.resolve('axe-core');
 
 /** The demo store of server/config.ts. */
 const STORE = {
@@ -52,7 +50,7 @@ function formatDollars(cents: number): string {
 
 /** axe-core's findings on this page's own content; the site header and footer have their own tests. */
 async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axePath });
+  await injectAxe(page);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: unknown) => Promise<{ violations: unknown[] }> } }).axe;
     const result = await axe.run({ exclude: [['body > header'], ['body > footer']] });

@@ -1,12 +1,11 @@
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FullProduct, Product, ProductPage } from '../../contracts/catalog.ts';
 import { formatDollars } from '../../contracts/money.ts';
+import { injectAxe } from './axe.ts';
 import { launchBrowser, watchPageErrors } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
-const require = createRequire(import.meta.url);
 
 async function getJson<T>(path: string): Promise<T> {
   const response = await fetch(`${baseUrl}${path}`);
@@ -342,7 +341,7 @@ describe('product page', () => {
       await page.goto(`${baseUrl}/product/${rich.product.id}`);
       await hydrated(page);
       await page.getByRole('button', { name: 'Read More' }).click();
-      await page.addScriptTag({ path: require.resolve('axe-core') });
+      await injectAxe(page);
       const violations = await page.evaluate(async () => {
         const axe = (
           window as unknown as {

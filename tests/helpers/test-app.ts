@@ -18,11 +18,12 @@ export const TEST_CATALOGUE_PRODUCTS = 240;
 
 /**
  * A fresh shop on its own database (in-memory PGlite, or a scratch PostgreSQL
- * database), migrated and seeded, API only; tests drive it through inject.
+ * database), migrated and seeded; tests drive it through inject. API only, unless
+ * `storefront` asks for the built pages too (`npm run build` first), as `npm start` serves them.
  */
 export async function createTestShop(
   kind: DatabaseKind = 'pglite',
-  options: { products?: number; env?: Record<string, string> } = {},
+  options: { products?: number; env?: Record<string, string>; storefront?: boolean } = {},
 ): Promise<TestShop> {
   const scratch = kind === 'postgres' ? await createScratchDatabase() : undefined;
   const config = loadConfig({
@@ -37,7 +38,12 @@ export async function createTestShop(
   );
   await database.migrate();
   await seedCatalogue(database.db, { products: options.products ?? TEST_CATALOGUE_PRODUCTS, mediaDir: null });
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    ...(options.storefront ? { storefront: { mode: 'production', buildDir: config.buildDir } as const } : {}),
+  });
   await app.ready();
   return {
     app,

@@ -37,6 +37,18 @@ describe('the category menu (spec §2 header)', () => {
     expect(html).not.toContain('/category/');
   });
 
+  it("shows spec §8's 'Failed to fetch categories' when the list did not load", async () => {
+    const html = await renderComplete(
+      createElement(CategoryMenuContent, {
+        categories: Promise.reject(new Error('Database unavailable')),
+        expanded: false,
+        onExpand: noop,
+      }),
+    );
+    expect(html).toMatch(/role="alert"[^>]*>Failed to fetch categories</);
+    expect(html).not.toContain('Database unavailable');
+  });
+
   it("shows 'No categories available' for an empty list", async () => {
     const html = await renderComplete(
       createElement(CategoryMenuContent, { categories: Promise.resolve([]), expanded: false, onExpand: noop }),
@@ -85,10 +97,11 @@ describe('the category slider (spec §2)', () => {
     expect(skeletons.match(/<li /g)).toHaveLength(CATEGORY_SKELETON_COUNT);
   });
 
-  it("says 'Error loading categories: {error}' when loading failed", async () => {
+  it("says 'Error loading categories: Failed to fetch categories' when loading failed, never the reason", async () => {
     const failed = Promise.reject(new Error('Database unavailable'));
     const html = await renderComplete(createElement(CategorySlider, { categories: failed }));
-    expect(html).toContain('Error loading categories: <!-- -->Database unavailable');
+    expect(html).toContain('Error loading categories: Failed to fetch categories');
+    expect(html).not.toContain('Database unavailable');
   });
 
   it('links each tile to its category page', async () => {
