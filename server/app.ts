@@ -98,13 +98,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
   });
   app.addHook('onClose', () => mailer.idle());
-  const catalogEvents = createCatalogEvents(database, () => app.services.catalog.invalidate(), app.log);
+  const catalogEvents = createCatalogEvents(
+    database,
+    (change) => app.services.catalog.applyRemoteChange(change),
+    app.log,
+  );
   app.decorate(
     'services',
     createShopServices(database.db, config, {
       counters,
       mailer,
-      announceCatalogChange: () => catalogEvents.announce(),
+      announceCatalogChange: (change) => catalogEvents.announce(change),
     }),
   );
   app.addHook('onReady', () => catalogEvents.start());

@@ -17,6 +17,7 @@ import {
   listSubcategories,
 } from './domain/catalog.ts';
 import { createCatalogAdmin } from './domain/catalog-admin.ts';
+import type { CatalogChange } from './domain/catalog-events.ts';
 import { createContactService } from './domain/contact.ts';
 import type { CounterStore } from './domain/counters.ts';
 import { createGoogleSignIn } from './domain/google-sign-in.ts';
@@ -47,7 +48,7 @@ export function createShopServices(
     mailer: Mailer;
     gateway?: PaymentGateway;
     /** Tells the other app processes that the catalogue changed (PostgreSQL NOTIFY). */
-    announceCatalogChange?: () => void;
+    announceCatalogChange?: (change: CatalogChange) => void;
   },
 ) {
   const gateway = infra.gateway ?? createSimulatedGateway({ declineRate: config.paymentDeclineRate });
@@ -56,11 +57,23 @@ export function createShopServices(
   const cached = <T>(name: string, args: unknown, load: () => Promise<T>) =>
     catalogCache.read(`${name}:${JSON.stringify(args)}`, load);
   const sessions = createSessionStore(db, { ttlMs: config.sessionCacheSeconds * 1000 });
-  const catalogForgetProducts = (ids: readonly number[]) => {
-    for (const id of ids) {
-      catalogCache.forget(`getProduct:${JSON.stringify(id)}`);
-      catalogCache.forget(`getFullProduct:${JSON.stringify(id)}`);
+  const changeListeners = new Set<(change: CatalogChange) => void>();
+  /** Drops what the change makes stale in this process's caches and tells every listener (page cache, suggestions). */
+  const applyCatalogChange = (change: CatalogChange) => {
+    if ('productIds' in change) {
+      for (const id of change.productIds) {
+        catalogCache.forget(`getProduct:${JSON.stringify(id)}`);
+        catalogCache.forget(`getFullProduct:${JSON.stringify(id)}`);
+      }
+    } else {
+      catalogCache.clear();
     }
+    for (const listener of changeListeners) listener(change);
+  };
+  /** A change made by this process: applied here at once, then announced to the others. */
+  const catalogChanged = (change: CatalogChange) => {
+    applyCatalogChange(change);
+    infra.announceCatalogChange?.(change);
   };
   const memberships = createMemberships({ db, gateway, mailer: infra.mailer, shopName: config.shop.name });
   const orders = createOrders({
@@ -68,7 +81,7 @@ export function createShopServices(
     gateway,
     mailer: infra.mailer,
     shopName: config.shop.name,
-    onStockChange: (ids) => catalogForgetProducts(ids),
+    onStockChange: (ids) => catalogChanged({ productIds: ids }),
     shippingPlanOf: (userId) => memberships.planOf(userId),
   });
   return {
@@ -89,13 +102,19 @@ export function createShopServices(
         cached('countProductsByBrand', query, () => countProductsByBrand(db, query)),
       getProduct: (id: number) => cached('getProduct', id, () => getProduct(db, id)),
       getFullProduct: (id: number) => cached('getFullProduct', id, () => getFullProduct(db, id)),
-      /** Call after any write to the catalogue (products, prices, stock) made by this process. */
-      invalidate: () => catalogCache.clear(),
       /**
-       * After a stock change (an order placed or cancelled): the product's own reads are fresh at
-       * once; listings may show the old stock line for up to CATALOG_CACHE_SECONDS.
+       * A change another process announced. A stock change (an order placed or cancelled) makes
+       * the product's own reads fresh at once; listings may show the old stock line for up to
+       * CATALOG_CACHE_SECONDS. Anything else clears every catalogue read.
        */
-      forgetProducts: catalogForgetProducts,
+      applyRemoteChange: applyCatalogChange,
+      /** After a write made outside the domain modules (a script's or a test's own SQL): drops every catalogue read here. */
+      invalidate: () => applyCatalogChange({ everything: true }),
+      /** Calls `listener` after every catalogue change, local or remote; returns the way to stop. */
+      onChange(listener: (change: CatalogChange) => void): () => void {
+        changeListeners.add(listener);
+        return () => changeListeners.delete(listener);
+      },
     },
     search: {
       autocomplete: (term: string) => autocomplete(db, term),
@@ -133,19 +152,13 @@ export function createShopServices(
     },
     catalogAdmin: createCatalogAdmin({
       db,
-      onChange: () => {
-        catalogCache.clear();
-        infra.announceCatalogChange?.();
-      },
+      onChange: () => catalogChanged({ everything: true }),
     }),
     /** Product pictures: uploads re-encoded to WebP sizes under MEDIA_DIR, delete, set primary, reorder. */
     productPictures: createProductPictures({
       db,
       mediaDir: config.mediaDir,
-      onChange: () => {
-        catalogCache.clear();
-        infra.announceCatalogChange?.();
-      },
+      onChange: () => catalogChanged({ everything: true }),
     }),
     backOffice: createBackOffice({
       db,
