@@ -13,6 +13,22 @@ export { shopContext } from './lib/shop-context.ts';
 
 export const streamTimeout = 5_000;
 
+/**
+ * A signed-in page carries the shopper's name, cart and orders: never kept by a shared cache
+ * or on disk, whatever its route says. Other pages are public only where the route says so
+ * (catalogue pages, see app/lib/page-cache-headers.ts), else asked for afresh each time.
+ */
+function setCacheControl(headers: Headers, loadContext: RouterContextProvider): void {
+  if (loadContext.get(requestContext).viewer) headers.set('Cache-Control', 'private, no-store');
+  else if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-cache');
+}
+
+/** Client-side navigations fetch the same loaders' data: the same rule applies to it. */
+export function handleDataRequest(response: Response, { context }: { context: RouterContextProvider }): Response {
+  setCacheControl(response.headers, context);
+  return response;
+}
+
 /** Renders a page. Crawlers get the whole document at once; browsers get the shell as soon as it is ready. */
 export default function handleRequest(
   request: Request,
@@ -36,13 +52,7 @@ export default function handleRequest(
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-          if (!responseHeaders.has('Cache-Control')) {
-            // A signed-in page carries the shopper's name, cart and orders: never kept by a shared cache or on disk.
-            responseHeaders.set(
-              'Cache-Control',
-              loadContext.get(requestContext).viewer ? 'private, no-store' : 'no-cache',
-            );
-          }
+          setCacheControl(responseHeaders, loadContext);
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

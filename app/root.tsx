@@ -49,6 +49,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { shop, catalog, wishlist, points } = context.get(shopContext);
   const { viewer } = context.get(requestContext);
   const categories = logRejection(
+    context,
     catalog.listCategories().then((list) => list.map(({ id, name, slug }) => ({ id, name, slug }))),
   );
   const account: AccountSummary | null = viewer

@@ -14,6 +14,13 @@ export interface RequestInfo {
   nonce: string;
   /** Whether session cookies are Secure/__Host- (the shop is served over https). */
   secureCookies: boolean;
+  /** Called when a part of the page failed to load and shows its error text: the page is not kept. */
+  partFailed: () => void;
 }
 
-export const requestContext = createContext<RequestInfo>({ viewer: null, nonce: '', secureCookies: false });
+export const requestContext = createContext<RequestInfo>({
+  viewer: null,
+  nonce: '',
+  secureCookies: false,
+  partFailed: () => {},
+});

@@ -7,10 +7,14 @@ import { EmptyBox, ProductListing, primaryButton } from '../components/product-l
 import { RouteError } from '../components/route-error.tsx';
 import { loadListing } from '../lib/listing.server.ts';
 import { nullIfNotFound } from '../lib/not-found.ts';
+import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { absoluteUrl, metaDescription, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import type { Route } from './+types/brand';
+
+/** The same for every signed-out shopper: kept rendered by the server's page cache. */
+export const headers = publicPageHeaders;
 
 const LISTING: ListingOptions & { sorts: typeof BRAND_SORTS } = { sorts: BRAND_SORTS, defaultSort: 'featured' };
 

@@ -10,11 +10,15 @@ import { ScrollRow } from '../components/scroll-row.tsx';
 import { SectionError } from '../components/section-error.tsx';
 import { brandsByProductCount } from '../lib/listing.ts';
 import { nullIfNotFound } from '../lib/not-found.ts';
+import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { pageUrl } from '../lib/page-url.ts';
 import { loadSection } from '../lib/section-load.ts';
 import { absoluteUrl, metaDescription, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/category';
+
+/** The same for every signed-out shopper: kept rendered by the server's page cache. */
+export const headers = publicPageHeaders;
 
 /** Best sellers shown under the subcategories. */
 export const CATEGORY_TOP_PRODUCTS = 8;
@@ -49,7 +53,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     catalog.listBrands(),
     catalog.countProductsByBrand({ categoryId: category.id }),
     catalog.listSubcategories({ categoryId: category.id, includeImages: true }),
-    loadSection(() =>
+    loadSection(context, () =>
       catalog.listProducts({ categoryId: category.id, sort: 'featured', page: 1, limit: CATEGORY_TOP_PRODUCTS }),
     ),
   ]);

@@ -10,9 +10,13 @@ import {
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { OpeningHours } from '../components/opening-hours.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
+import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { absoluteUrl, pageMeta, publicOrigin, storeJsonLd } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/contact';
+
+/** The same for every signed-out shopper: kept rendered by the server's page cache. */
+export const headers = publicPageHeaders;
 
 /** A contact form post is a few kilobytes; this leaves room for a long message in any script. */
 const CONTACT_FORM_MAX_BYTES = 64 * 1024;

@@ -2,8 +2,12 @@ import { LISTING_SORTS, type ListingOptions } from '../../contracts/listing.ts';
 import { RouteError } from '../components/route-error.tsx';
 import { type ShopListingCopy, ShopListingPage, shopListingMeta } from '../components/shop-listing-page.tsx';
 import { loadShopListing } from '../lib/listing.server.ts';
+import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/deals';
+
+/** The same for every signed-out shopper: kept rendered by the server's page cache. */
+export const headers = publicPageHeaders;
 
 const LISTING = { sorts: LISTING_SORTS, defaultSort: 'featured' } satisfies ListingOptions;
 

@@ -9,11 +9,15 @@ import { ProductCard } from '../components/product-card.tsx';
 import { MemberDealsBanner, PromoBanner } from '../components/promo-banner.tsx';
 import { SectionError } from '../components/section-error.tsx';
 import { CATEGORIES_FAILED } from '../components/shop-links.ts';
+import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { loadSection, logRejection } from '../lib/section-load.ts';
 import { absoluteUrl, metaDescription, pageMeta, publicOrigin, storeJsonLd } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { loader as rootLoader } from '../root.tsx';
 import type { Route } from './+types/home';
+
+/** The same for every signed-out shopper: kept rendered by the server's page cache. */
+export const headers = publicPageHeaders;
 
 export const HOME_FEATURED_COUNT = 4;
 export const HOME_COLLECTION_COUNT = 8;
@@ -43,6 +47,7 @@ interface Department {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { catalog, shop } = context.get(shopContext);
   const departments: Promise<Department[]> = logRejection(
+    context,
     Promise.all([catalog.listCategories(), catalog.listSubcategories()]),
   ).then(([categories, subcategories]) =>
     categories.map((category) => {
@@ -62,7 +67,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   );
   const first = { page: 1, limit: 1, sort: 'featured' } as const;
   const [brands, featured, collection, deals, clearance, redemption] = await Promise.all([
-    loadSection(() => catalog.listBrands()),
+    loadSection(context, () => catalog.listBrands()),
     catalog.listProducts({ featured: true, sort: 'featured', page: 1, limit: HOME_FEATURED_COUNT }),
     catalog.listProducts({ sort: 'newest', page: 1, limit: HOME_COLLECTION_COUNT }),
     catalog.listProducts({ ...first, onSale: true, inStock: true }),

@@ -23,6 +23,7 @@ import { RatingStars } from '../components/rating-stars.tsx';
 import { ReviewList } from '../components/review-list.tsx';
 import { SpecTable } from '../components/spec-table.tsx';
 import { addToCart, quantityInCart, updateCart, useCart } from '../lib/cart.ts';
+import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import {
   availableStock,
   canonicalProductPath,
@@ -35,6 +36,9 @@ import {
 import { absoluteUrl, metaDescription, pageMeta, productJsonLd, publicOrigin, sellingPrice } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/product';
+
+/** The same for every signed-out shopper: kept rendered by the server's page cache. */
+export const headers = publicPageHeaders;
 
 /** Specifications repeated in the buy box; the full table is further down. */
 const KEY_SPECIFICATIONS = 4;

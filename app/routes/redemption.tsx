@@ -3,9 +3,13 @@ import { InfiniteProductList } from '../components/infinite-product-list.tsx';
 import { PageHero } from '../components/page-hero.tsx';
 import { RouteError } from '../components/route-error.tsx';
 import { loadInfiniteList } from '../lib/listing.server.ts';
+import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { absoluteUrl, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/redemption';
+
+/** The same for every signed-out shopper: kept rendered by the server's page cache. */
+export const headers = publicPageHeaders;
 
 /**
  * Products that can be redeemed with member points: the first 8 (or `?page=N` × 8) from the

@@ -7,9 +7,13 @@ import { Pagination } from '../components/pagination.tsx';
 import { ProductGrid } from '../components/product-grid.tsx';
 import { clearedFilters, hasFilters, type SearchFilterState, SearchFilters } from '../components/search-filters.tsx';
 import { pageRange } from '../lib/listing.ts';
+import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/search';
+
+/** The same for every signed-out shopper: kept rendered by the server's page cache. */
+export const headers = publicPageHeaders;
 
 const SORT_LABELS: Record<SearchSort, string> = {
   relevance: 'Relevance',

@@ -4,9 +4,13 @@ import { FLAT_SHIPPING_CENTS, FREE_SHIPPING_THRESHOLD_CENTS, GST_RATE, priceOrde
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { OpeningHours } from '../components/opening-hours.tsx';
 import { RouteError } from '../components/route-error.tsx';
+import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { absoluteUrl, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/shipping-info';
+
+/** The same for every signed-out shopper: kept rendered by the server's page cache. */
+export const headers = publicPageHeaders;
 
 /** The checkout's own rule (contracts/pricing.ts) for one line of the given subtotal. */
 function orderTotalsCents(subtotal: number) {

@@ -8,10 +8,14 @@ import { EmptyBox } from '../components/product-listing.tsx';
 import { RouteError } from '../components/route-error.tsx';
 import { SectionError } from '../components/section-error.tsx';
 import { brandsByProductCount, filterByName } from '../lib/listing.ts';
+import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { loadSection } from '../lib/section-load.ts';
 import { absoluteUrl, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/shop-by-brand';
+
+/** The same for every signed-out shopper: kept rendered by the server's page cache. */
+export const headers = publicPageHeaders;
 
 /** Spec §9: top brands 8. */
 export const TOP_BRANDS_COUNT = 8;
@@ -26,7 +30,7 @@ export const SHOP_BY_BRAND_FEATURED_COUNT = 8;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { catalog, shop } = context.get(shopContext);
   const [ranked, featured] = await Promise.all([
-    loadSection(async () => {
+    loadSection(context, async () => {
       const [allBrands, counts] = await Promise.all([catalog.listBrands(), catalog.countProductsByBrand({})]);
       // Counted from the products themselves (grouped); the biggest ranges are the Top Brands.
       return brandsByProductCount(
@@ -34,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         counts,
       );
     }),
-    loadSection(() =>
+    loadSection(context, () =>
       catalog.listProducts({ featured: true, sort: 'featured', page: 1, limit: SHOP_BY_BRAND_FEATURED_COUNT }),
     ),
   ]);

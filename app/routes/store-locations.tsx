@@ -6,9 +6,13 @@ import { StoreIllustration } from '../components/store-illustration.tsx';
 import { StoreMap } from '../components/store-map.tsx';
 import { directionsUrl } from '../lib/google-maps.ts';
 import { formatHours } from '../lib/opening-hours.ts';
+import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { absoluteUrl, pageMeta, publicOrigin, storeJsonLd } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/store-locations';
+
+/** The same for every signed-out shopper: kept rendered by the server's page cache. */
+export const headers = publicPageHeaders;
 
 /**
  * The one store (spec §2 /store-locations): identity, address, phone and hours

@@ -8,9 +8,13 @@ import { ProductListing } from '../components/product-listing.tsx';
 import { RouteError } from '../components/route-error.tsx';
 import { loadListing } from '../lib/listing.server.ts';
 import { nullIfNotFound } from '../lib/not-found.ts';
+import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { absoluteUrl, metaDescription, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/subcategory';
+
+/** The same for every signed-out shopper: kept rendered by the server's page cache. */
+export const headers = publicPageHeaders;
 
 const LISTING: ListingOptions & { sorts: typeof LISTING_SORTS } = { sorts: LISTING_SORTS, defaultSort: 'featured' };
 

@@ -2,11 +2,16 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fresh from 'fresh';
+import { isbot } from 'isbot';
 import { createRequestHandler, type RouterContext, RouterContextProvider, type ServerBuild } from 'react-router';
+import { PUBLIC_PAGE_CACHE_CONTROL } from '../../app/lib/page-cache-headers.ts';
 import type { RequestInfo } from '../../app/lib/request-context.ts';
 import { toUser } from '../domain/accounts.ts';
+import { type CachedPage, createPageCache, type PageCache, plainBody } from '../page-cache.ts';
 import type { ShopServices } from '../services.ts';
 import { isSecureOrigin } from '../session-cookie.ts';
 import { AUTH_RATE_LIMITS } from './rate-limits.ts';
@@ -73,6 +78,7 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
 
   const mode = options.mode === 'production' ? 'production' : 'development';
   const secureCookies = isSecureOrigin(app.config.publicUrl);
+  const pageCache = openPageCache(app);
 
   await app.register(async (pages) => {
     // React Router reads form bodies itself, so this scope leaves them unread.
@@ -85,13 +91,44 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
       const context = new RouterContextProvider();
       context.set(entry.shopContext, app.services);
       const auth = await request.getAuth();
+      // Signed-out GETs may be answered from the page cache; crawlers get whole documents, not streams.
+      const cacheKey =
+        pageCache && request.method === 'GET' && !auth
+          ? `${isbot(request.headers['user-agent'] ?? '') ? 'bot' : 'browser'} ${request.url}`
+          : null;
+      if (cacheKey) {
+        const page = pageCache!.get(cacheKey);
+        if (page) return sendCachedPage(request, reply, page, 'HIT');
+      }
+      const renderedAt = pageCache?.generation ?? 0;
+      let partFailed = false;
       context.set(entry.requestContext, {
         viewer: auth ? { user: toUser(auth.session.user), sessionId: auth.session.id } : null,
         nonce: reply.scriptNonce,
         secureCookies,
+        partFailed: () => {
+          partFailed = true;
+        },
       });
       const response = await createRequestHandler(build, mode)(toWebRequest(request, reply, app), context);
-      return sendWebResponse(reply, response);
+      const isPublic = response.headers.get('cache-control') === PUBLIC_PAGE_CACHE_CONTROL;
+      if (cacheKey && isPublic && response.status === 200 && !response.headers.has('set-cookie')) {
+        const body = Buffer.from(await response.arrayBuffer());
+        // A page with a part that failed to load shows its spec §8 text: sent, never kept.
+        const page = !partFailed
+          ? await pageCache!.store(cacheKey, renderedAt, {
+              status: response.status,
+              headers: [...response.headers].filter(([name]) => name !== 'set-cookie' && name !== 'content-length'),
+              body,
+            })
+          : null;
+        if (page) return sendCachedPage(request, reply, page, 'MISS');
+        return sendWebResponse(reply, new Response(body, { status: response.status, headers: notPublic(response) }));
+      }
+      return sendWebResponse(
+        reply,
+        isPublic ? new Response(response.body, { status: response.status, headers: notPublic(response) }) : response,
+      );
     };
     pages.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler: handle });
     // A form post with JavaScript arrives as React Router's `/login.data`, without it as `/login`.
@@ -137,4 +174,61 @@ function sendWebResponse(reply: FastifyReply, response: Response): FastifyReply 
   if (cookies.length > 0) reply.header('set-cookie', cookies);
   if (!response.body) return reply.send();
   return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
+}
+
+/**
+ * The page cache, unless PAGE_CACHE_MB or CATALOG_CACHE_SECONDS is 0. Pages live as long
+ * as the catalogue reads they are made from; every catalogue change, in this process or
+ * announced by another, drops what it makes stale.
+ */
+function openPageCache(app: FastifyInstance): PageCache | null {
+  const { pageCacheBytes, catalogCacheSeconds } = app.config;
+  if (pageCacheBytes <= 0 || catalogCacheSeconds <= 0) return null;
+  const pageCache = createPageCache({ maxBytes: pageCacheBytes, ttlMs: catalogCacheSeconds * 1000 });
+  const stop = app.services.catalog.onChange((change) => {
+    if ('productIds' in change) pageCache.forgetProducts(change.productIds);
+    else pageCache.clear();
+  });
+  app.addHook('onClose', async () => {
+    stop();
+  });
+  return pageCache;
+}
+
+/** A response that was public by its route but is not being kept (an error drawn in it, say): asked for afresh. */
+function notPublic(response: Response): Headers {
+  const headers = new Headers(response.headers);
+  headers.set('cache-control', 'no-cache');
+  return headers;
+}
+
+/**
+ * Sends a kept page: its own ETag (a matching If-None-Match gets a 304), the compressed body
+ * the client takes, and the Content-Security-Policy with the page's script hashes in place
+ * of this response's nonce, since the body carries the nonce of the render that made it.
+ */
+function sendCachedPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: CachedPage,
+  outcome: 'HIT' | 'MISS',
+): FastifyReply {
+  for (const [name, value] of page.headers) reply.header(name, value);
+  reply.header('cache-control', PUBLIC_PAGE_CACHE_CONTROL);
+  reply.header('vary', 'Cookie, Accept-Encoding');
+  reply.header('etag', page.etag);
+  reply.header('x-page-cache', outcome);
+  const policy = reply.getHeader('content-security-policy');
+  if (typeof policy === 'string') {
+    reply.header(
+      'content-security-policy',
+      policy.replace(`'nonce-${reply.scriptNonce}'`, page.scriptHashes.join(' ')).replace(/ {2,}/g, ' '),
+    );
+  }
+  if (fresh(request.headers, { etag: page.etag })) return reply.status(304).send();
+  reply.status(page.status);
+  const encoding = negotiate(request.headers['accept-encoding'] ?? '', ['br', 'gzip']);
+  if (encoding === 'br') return reply.header('content-encoding', 'br').send(page.br);
+  if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(page.gzip);
+  return reply.send(plainBody(page));
 }
