@@ -14,12 +14,19 @@ export interface ServerHandle {
 }
 
 /** Starts bench/catalogue-server.ts in its own process and waits for its ready line. */
-export async function startServer(products: number, databaseUrl: string | undefined): Promise<ServerHandle> {
+export async function startServer(
+  products: number,
+  databaseUrl: string | undefined,
+  options: { storefront?: boolean } = {},
+): Promise<ServerHandle> {
   const child = spawn(process.execPath, ['bench/catalogue-server.ts'], {
     env: {
       ...process.env,
+      // As `npm start`: React's production build (it reads NODE_ENV when first loaded).
+      NODE_ENV: 'production',
       BENCH_PRODUCTS: String(products),
       ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}),
+      ...(options.storefront ? { BENCH_STOREFRONT: '1' } : {}),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -4,7 +4,8 @@
  * JSON route on a second port as the yardstick. Prints one JSON line when ready.
  *
  * Env: BENCH_PRODUCTS (catalogue size), BENCH_DATABASE_URL (PostgreSQL; else PGlite
- * cached on disk under bench/.data so the 100,000-product seed is made once).
+ * cached on disk under bench/.data so the 100,000-product seed is made once),
+ * BENCH_STOREFRONT=1 (serve the built storefront as well).
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -35,7 +36,14 @@ const config = loadConfig({
   DATA_DIR: resolve('bench/.data'),
   ...(postgresUrl ? { DATABASE_URL: postgresUrl } : {}),
 });
-const app = await buildApp({ config, database });
+// BENCH_STOREFRONT=1 serves the built pages too (bench/pages.ts), from BUILD_DIR or ./build.
+const app = await buildApp({
+  config,
+  database,
+  ...(process.env.BENCH_STOREFRONT === '1'
+    ? { storefront: { mode: 'production', buildDir: resolve(process.env.BUILD_DIR ?? 'build') } as const }
+    : {}),
+});
 await app.listen({ host: '127.0.0.1', port: 0 });
 
 const bare = Fastify({ logger: false });

@@ -4,7 +4,7 @@
  * --postgres (also run on PostgreSQL; needs BENCH_POSTGRES_URL or the local server).
  * Storefront: --runs 3 (Lighthouse runs per page, median counts)  --page-products 1500
  * --skip-build (use the build in BUILD_DIR as it is).
- * --only api,accounts,search,orders,images,csv,lighthouse,bundle picks suites (default: all eight).
+ * --only api,accounts,search,orders,images,csv,pages,lighthouse,bundle picks suites (default: all nine).
  * Exits 1 when a budget is missed.
  */
 import { parseArgs } from 'node:util';
@@ -13,6 +13,7 @@ import { API_BUDGETS, type ApiLoadFigures, benchApiLoad } from './api-load.ts';
 import type { CsvImportFigures } from './csv-import.ts';
 import type { ImageFigures } from './images.ts';
 import { benchOrders, ORDER_BUDGETS, type OrderFigures } from './orders.ts';
+import { benchPages, PAGE_BUDGETS, type PageFigures } from './pages.ts';
 import { benchSearch, SEARCH_BUDGETS, type SearchFigures } from './search.ts';
 import { benchStorefront } from './storefront.ts';
 
@@ -22,14 +23,14 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     postgres: { type: 'boolean', default: false },
-    only: { type: 'string', default: 'api,accounts,search,orders,images,csv,lighthouse,bundle' },
+    only: { type: 'string', default: 'api,accounts,search,orders,images,csv,pages,lighthouse,bundle' },
     runs: { type: 'string', default: '3' },
     'page-products': { type: 'string', default: '1500' },
     'skip-build': { type: 'boolean', default: false },
   },
 });
 
-const SUITES = ['api', 'accounts', 'search', 'orders', 'images', 'csv', 'lighthouse', 'bundle'];
+const SUITES = ['api', 'accounts', 'search', 'orders', 'images', 'csv', 'pages', 'lighthouse', 'bundle'];
 const suites = new Set(values.only.split(',').map((suite) => suite.trim()));
 for (const suite of suites) {
   if (!SUITES.includes(suite)) {
@@ -299,6 +300,60 @@ if (suites.has('csv')) {
     const scratch = await createScratchDatabase();
     try {
       reportCsvImport(await benchCsvImport({ databaseUrl: scratch.url }), CSV_IMPORT_BUDGETS.seconds);
+    } finally {
+      await scratch.drop();
+    }
+  }
+}
+
+/** Server-rendered pages (issue 13): signed-out pages from the page cache, signed-in ones rendered each time. */
+function reportPages(figures: PageFigures): void {
+  const { bare } = figures;
+  console.log(
+    `\nPages — ${figures.products.toLocaleString('en-AU')} products on ${figures.database}, ${connections} connections, ${durationSeconds} s each`,
+  );
+  console.log(row(['route', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'budget']));
+  console.log(row([bare.title, Math.round(bare.requestsPerSecond), '1.00', bare.p50Ms, bare.p99Ms, '']));
+  const checks = [
+    ...figures.anonymous.map((result) => ({
+      result,
+      ratio: PAGE_BUDGETS.anonymousRatio,
+      p99: PAGE_BUDGETS.anonymousP99Ms,
+    })),
+    { result: figures.signedIn, ratio: PAGE_BUDGETS.signedInRatio, p99: Number.POSITIVE_INFINITY },
+  ];
+  for (const { result, ratio: minimumRatio, p99 } of checks) {
+    const ratio = result.requestsPerSecond / bare.requestsPerSecond;
+    const ok = ratio >= minimumRatio && result.p99Ms <= p99 && result.errors === 0 && result.non2xx === 0;
+    const budget = `≥${minimumRatio}×${Number.isFinite(p99) ? `, p99 ≤${p99}` : ''}`;
+    console.log(
+      row([
+        result.title,
+        Math.round(result.requestsPerSecond),
+        ratio.toFixed(3),
+        result.p50Ms,
+        result.p99Ms,
+        `${ok ? 'ok' : 'MISSED'} (${budget})`,
+      ]),
+    );
+    if (result.errors || result.non2xx) console.log(`  errors: ${result.errors}, non-2xx: ${result.non2xx}`);
+    if (!ok) failures.push(`${result.title} at ${figures.products} products on ${figures.database}`);
+  }
+  console.log(
+    `  page sizes: ${figures.sizes.map((size) => `${size.page} ${Math.round(size.htmlBytes / 1024)} KiB HTML, ${Math.round(size.brBytes / 1024)} KiB br`).join('; ')}`,
+  );
+}
+
+for (const products of suites.has('pages') ? sizes : []) {
+  const skipBuild = values['skip-build'] || products !== sizes[0];
+  reportPages(await benchPages({ products, connections, durationSeconds, skipBuild }));
+  if (values.postgres) {
+    const { createScratchDatabase } = await import('../tests/helpers/postgres.ts');
+    const scratch = await createScratchDatabase();
+    try {
+      reportPages(
+        await benchPages({ products, connections, durationSeconds, skipBuild: true, databaseUrl: scratch.url }),
+      );
     } finally {
       await scratch.drop();
     }

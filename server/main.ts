@@ -1,7 +1,13 @@
-import { openConfiguredDatabase } from '../db/open-configured.ts';
-import { isCatalogueEmpty, seedCatalogue } from '../db/seed/seed-catalogue.ts';
-import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import process from 'node:process';
+
+// React picks its production or development build from NODE_ENV when it is first loaded, and
+// `npm start` sets none: without this the shop rendered its pages with development React, with
+// all its checks. So NODE_ENV is settled before the app's modules (and React) are imported.
+process.env.NODE_ENV ??= process.argv.includes('--dev') ? 'development' : 'production';
+const { openConfiguredDatabase } = await import('../db/open-configured.ts');
+const { isCatalogueEmpty, seedCatalogue } = await import('../db/seed/seed-catalogue.ts');
+const { buildApp } = await import('./app.ts');
+const { ConfigError, loadConfig } = await import('./config.ts');
 
 /** Starts the shop: config → database (migrated, seeded when empty) → app → listen; stops cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {

@@ -32,7 +32,10 @@ export interface CachedPage {
 export interface PageCacheOptions {
   /** Memory for compressed pages, in bytes (LRU beyond it). */
   maxBytes: number;
-  /** How long a page is served before it is rendered again (catalogue changes drop it at once). */
+  /**
+   * How long a page is served before it is rendered again (catalogue changes drop it at once);
+   * for as long again it is served while one background render replaces it.
+   */
   ttlMs: number;
   now?: () => number;
 }
@@ -82,6 +85,7 @@ export function createPageCache(options: PageCacheOptions) {
   let changes = 0;
   let clearedAt = 0;
   const productChangedAt = new Map<number, number>();
+  const refreshing = new Set<string>();
   let hits = 0;
   let misses = 0;
 
@@ -91,15 +95,29 @@ export function createPageCache(options: PageCacheOptions) {
   }
 
   return {
-    /** A fresh page for `key`, or undefined. */
-    get(key: string): CachedPage | undefined {
+    /**
+     * The page for `key`: fresh within the TTL; past it and up to twice it, still served but
+     * `stale` (the caller has it rendered again in the background, once: see `claimRefresh`);
+     * older, or none, undefined.
+     */
+    get(key: string): { page: CachedPage; stale: boolean } | undefined {
       const page = pages.get(key);
-      if (page && now() - page.storedAt < options.ttlMs) {
+      const age = page ? now() - page.storedAt : Number.POSITIVE_INFINITY;
+      if (page && age < 2 * options.ttlMs) {
         hits += 1;
-        return page;
+        return { page, stale: age >= options.ttlMs };
       }
       misses += 1;
       return undefined;
+    },
+    /** True for the first caller that asks to refresh a stale `key`, until `refreshDone(key)`. */
+    claimRefresh(key: string): boolean {
+      if (refreshing.has(key)) return false;
+      refreshing.add(key);
+      return true;
+    },
+    refreshDone(key: string): void {
+      refreshing.delete(key);
     },
     /** Taken before a render; `store` refuses the page if what it shows changed since. */
     get generation(): number {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
@@ -23,6 +24,9 @@ interface StorefrontEntryModule {
   shopContext: RouterContext<ShopServices>;
   requestContext: RouterContext<RequestInfo>;
 }
+
+/** Marks the app's own request that renders a stale cached page again. */
+const REFRESH_HEADER = 'x-page-cache-refresh';
 
 /** The page forms that are doors into accounts count against the same per-address caps as the API. */
 const RATE_LIMITED_FORMS = [
@@ -79,6 +83,8 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
   const mode = options.mode === 'production' ? 'production' : 'development';
   const secureCookies = isSecureOrigin(app.config.publicUrl);
   const pageCache = openPageCache(app);
+  // A stale page is rendered again by a request the app makes to itself; only this process knows the secret that lets it past the cache.
+  const refreshSecret = randomBytes(24).toString('base64url');
 
   await app.register(async (pages) => {
     // React Router reads form bodies itself, so this scope leaves them unread.
@@ -86,20 +92,35 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
     pages.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+      const auth = await request.getAuth();
+      // Signed-out GETs may be answered from the page cache; crawlers get whole documents, not streams.
+      const userAgent = request.headers['user-agent'] ?? '';
+      const cacheKey =
+        pageCache && request.method === 'GET' && !auth
+          ? `${isbot(userAgent) ? 'bot' : 'browser'} ${request.url}`
+          : null;
+      const refreshing = cacheKey !== null && request.headers[REFRESH_HEADER] === refreshSecret;
+      if (cacheKey && !refreshing) {
+        const found = pageCache!.get(cacheKey);
+        if (found) {
+          if (found.stale && pageCache!.claimRefresh(cacheKey)) {
+            // Rendered again through the whole app, as a shopper's request would be, after this answer.
+            void app
+              .inject({
+                method: 'GET',
+                url: request.url,
+                headers: { 'user-agent': userAgent, [REFRESH_HEADER]: refreshSecret },
+              })
+              .catch((error: unknown) => request.log.warn({ err: error }, 'could not refresh a cached page'))
+              .finally(() => pageCache!.refreshDone(cacheKey));
+          }
+          return sendCachedPage(request, reply, found.page, 'HIT');
+        }
+      }
       const build = await loadBuild();
       const entry = build.entry.module as unknown as StorefrontEntryModule;
       const context = new RouterContextProvider();
       context.set(entry.shopContext, app.services);
-      const auth = await request.getAuth();
-      // Signed-out GETs may be answered from the page cache; crawlers get whole documents, not streams.
-      const cacheKey =
-        pageCache && request.method === 'GET' && !auth
-          ? `${isbot(request.headers['user-agent'] ?? '') ? 'bot' : 'browser'} ${request.url}`
-          : null;
-      if (cacheKey) {
-        const page = pageCache!.get(cacheKey);
-        if (page) return sendCachedPage(request, reply, page, 'HIT');
-      }
       const renderedAt = pageCache?.generation ?? 0;
       let partFailed = false;
       context.set(entry.requestContext, {

@@ -1,9 +1,11 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../contracts/account.ts';
 import type { Product } from '../../contracts/catalog.ts';
 import { productInputSchema } from '../../contracts/product-admin.ts';
 import { type DatabaseHandle, openDatabase } from '../../db/client.ts';
+import { products } from '../../db/schema.ts';
 import { seedCatalogue } from '../../db/seed/seed-catalogue.ts';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
@@ -48,7 +50,13 @@ async function register(app: FastifyInstance, firstName: string): Promise<{ user
       email: `page.cache.${firstName.toLowerCase()}.${sequence}@example.com`,
       password: PASSWORD,
       PhoneNumber: '0412 345 678',
-      address: { addressLine1: '9 Cache Street', city: 'Hobart', state: 'TAS', postalCode: '7000', country: 'Australia' },
+      address: {
+        addressLine1: '9 Cache Street',
+        city: 'Hobart',
+        state: 'TAS',
+        postalCode: '7000',
+        country: 'Australia',
+      },
     },
   });
   expect(answer.statusCode, answer.body).toBe(201);
@@ -247,6 +255,38 @@ describe('the page cache (PGlite)', () => {
     const mended = await get(app, '/');
     expect(mended.headers['x-page-cache']).toBe('MISS');
     expect(mended.body).not.toContain('Failed to fetch brands');
+  });
+});
+
+describe('the page cache past its TTL', () => {
+  let shop: TestShop;
+
+  beforeAll(async () => {
+    shop = await createTestShop('pglite', { products: 20, storefront: true, env: { CATALOG_CACHE_SECONDS: '1' } });
+  });
+
+  afterAll(async () => {
+    await shop?.close();
+  });
+
+  it('keeps answering from memory while one background render brings the page up to date', async () => {
+    const { app, database } = shop;
+    const product = await firstProduct(app);
+    const path = `/product/${product.id}`;
+    expect((await get(app, path)).headers['x-page-cache']).toBe('MISS');
+    // Renamed behind the app's back (no catalogue event): only the TTL can bring it in.
+    const renamed = `Renamed Behind The Cache ${Date.now()}`;
+    await database.db.update(products).set({ name: renamed }).where(eq(products.id, product.id));
+    const started = performance.now();
+    let shown = false;
+    while (!shown && performance.now() - started < 6_000) {
+      const answer = await get(app, path);
+      // Never a shopper waiting on a render: every answer comes from memory.
+      expect(answer.headers['x-page-cache']).toBe('HIT');
+      shown = answer.body.includes(renamed);
+      if (!shown) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(shown, 'the page never showed the new name').toBe(true);
   });
 });
 

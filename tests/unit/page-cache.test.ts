@@ -62,12 +62,20 @@ describe('createPageCache', () => {
     expect(stored!.br.length).toBeLessThan(body.length / 4);
     expect(stored!.scriptHashes).toEqual([sha256('go()')]);
     expect(stored!.etag).toMatch(/^"[\w-]{32}"$/);
-    expect(cache.get('browser /')).toBe(stored);
+    expect(cache.get('browser /')).toEqual({ page: stored, stale: false });
     time += 9_999;
-    expect(cache.get('browser /')).toBe(stored);
+    expect(cache.get('browser /')).toEqual({ page: stored, stale: false });
+    // Past the TTL it is still served, stale, while one refresh replaces it.
     time += 1;
+    expect(cache.get('browser /')).toEqual({ page: stored, stale: true });
+    expect(cache.claimRefresh('browser /')).toBe(true);
+    expect(cache.claimRefresh('browser /')).toBe(false);
+    cache.refreshDone('browser /');
+    expect(cache.claimRefresh('browser /')).toBe(true);
+    // Past twice the TTL (no one asked for it meanwhile) it is too old to serve at all.
+    time += 10_000;
     expect(cache.get('browser /')).toBeUndefined();
-    expect(cache.stats()).toMatchObject({ hits: 2, misses: 2 });
+    expect(cache.stats()).toMatchObject({ hits: 3, misses: 2 });
   });
 
   it('gives different bytes different ETags and the same bytes the same one', async () => {

@@ -1,0 +1,139 @@
+import { resolve } from 'node:path';
+import type { Category, ProductPage, Subcategory } from '../contracts/catalog.ts';
+import { startServer, stopServer } from './api-load.ts';
+import { type LoadResult, measureLoad } from './load.ts';
+import { buildStorefront } from './shop-server.ts';
+
+/**
+ * Budgets of the pages-at-scale issue (13): signed-out HTML of home, a subcategory page
+ * and a product page as a share of a bare Fastify route in the same run, p99, and a
+ * signed-in product page (never cached) as a share too.
+ */
+export const PAGE_BUDGETS = { anonymousRatio: 0.2, anonymousP99Ms: 50, signedInRatio: 0.02 };
+
+export interface PageFigures {
+  products: number;
+  database: string;
+  bare: LoadResult;
+  anonymous: LoadResult[];
+  signedIn: LoadResult;
+  /** Size of each page as a browser receives it (br) and as HTML. */
+  sizes: { page: string; htmlBytes: number; brBytes: number }[];
+}
+
+async function json<T>(url: string): Promise<T> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  return (await response.json()) as T;
+}
+
+/** Deterministic spread of ids, as the API bench asks for them. */
+function spread(count: number, max: number): number[] {
+  return Array.from({ length: count }, (_, index) => 1 + ((index * 7919) % max));
+}
+
+/** A shopper signed in with a session cookie, as a browser is. */
+async function signedInCookie(shopUrl: string): Promise<string> {
+  const response = await fetch(`${shopUrl}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      firstName: 'Bench',
+      lastName: 'Shopper',
+      email: `bench.pages.${Date.now()}@example.com`,
+      password: 'Bench-Pages-Shopper-42',
+      PhoneNumber: '0412 345 678',
+      address: {
+        addressLine1: '1 Bench Street',
+        city: 'Sydney',
+        state: 'NSW',
+        postalCode: '2000',
+        country: 'Australia',
+      },
+    }),
+  });
+  if (response.status !== 201) throw new Error(`register: ${response.status} ${await response.text()}`);
+  const cookie = response.headers.getSetCookie()[0]?.split(';')[0];
+  if (!cookie) throw new Error('register set no session cookie');
+  return cookie;
+}
+
+/**
+ * Page throughput under `connections` connections: the bare route, then each signed-out
+ * page kind over a rotating set of URLs (all cached after the warm-up, as on a busy
+ * morning), then signed-in product pages, which are rendered every time.
+ */
+export async function benchPages(options: {
+  products: number;
+  databaseUrl?: string;
+  connections: number;
+  durationSeconds: number;
+  skipBuild: boolean;
+}): Promise<PageFigures> {
+  const buildDir = resolve(process.env.BUILD_DIR ?? 'build');
+  if (!options.skipBuild) buildStorefront(buildDir);
+  const server = await startServer(options.products, options.databaseUrl, { storefront: true });
+  try {
+    const base = server.shopUrl;
+    const total = (await json<ProductPage>(`${base}/api/products?limit=1`)).totalCount;
+    const subcategories = await json<Subcategory[]>(`${base}/api/subcategories`);
+    const categories = await json<Category[]>(`${base}/api/categories`);
+    if (categories.length === 0 || subcategories.length === 0) throw new Error('the catalogue is empty');
+    const productPaths = spread(200, total).map((id) => `/product/${id}`);
+    const subcategoryPaths = subcategories
+      .slice(0, 40)
+      .map((subcategory) => `/category/${subcategory.categoryId}/subcategory/${subcategory.id}`);
+    const kinds = [
+      { title: 'home (signed out)', paths: ['/'] },
+      { title: 'subcategory pages (signed out)', paths: subcategoryPaths },
+      { title: 'product pages (signed out)', paths: productPaths },
+    ];
+    // As a browser asks: the cache keeps br and gzip copies, a signed-in page is compressed per response.
+    const browser = { 'accept-encoding': 'gzip, deflate, br' };
+    const common = { connections: options.connections, durationSeconds: options.durationSeconds, headers: browser };
+    const sizes: PageFigures['sizes'] = [];
+    for (const [page, path] of [
+      ['home', '/'],
+      ['subcategory', subcategoryPaths[0]!],
+      ['product', productPaths[0]!],
+    ] as const) {
+      const html = await (await fetch(`${base}${path}`, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer();
+      const br = await fetch(`${base}${path}`, {
+        headers: { 'accept-encoding': 'br' },
+        decompress: false,
+      } as RequestInit);
+      const brBytes = Number(br.headers.get('content-length') ?? (await br.arrayBuffer()).byteLength);
+      sizes.push({ page, htmlBytes: html.byteLength, brBytes });
+    }
+    // Warm-up: the JIT, the database's caches and the page cache, as a running shop has them.
+    await measureLoad({
+      title: 'warm-up',
+      baseUrl: base,
+      paths: kinds.flatMap((kind) => kind.paths),
+      ...common,
+      durationSeconds: 4,
+    });
+    const bare = await measureLoad({
+      title: 'bare Fastify route',
+      baseUrl: server.bareUrl,
+      paths: ['/bare'],
+      ...common,
+      headers: {},
+    });
+    const anonymous: LoadResult[] = [];
+    for (const kind of kinds) {
+      anonymous.push(await measureLoad({ title: kind.title, baseUrl: base, paths: kind.paths, ...common }));
+    }
+    const cookie = await signedInCookie(base);
+    const signedIn = await measureLoad({
+      title: 'product pages (signed in)',
+      baseUrl: base,
+      paths: productPaths,
+      ...common,
+      headers: { ...browser, cookie },
+    });
+    return { products: options.products, database: server.database, bare, anonymous, signedIn, sizes };
+  } finally {
+    await stopServer(server);
+  }
+}
