@@ -1022,7 +1022,8 @@ export async function loadSuggestionSnapshot(
 }
 
 export interface SuggestionIndexOptions {
-  db: Database;
+  /** Reads a fresh snapshot (loadSuggestionSnapshot); null when `stopped` said to give up. */
+  load: (stopped: () => boolean) => Promise<SuggestionSnapshot | null>;
   /** The SQL autocomplete, for whenever the index cannot answer for the database. */
   fallback: (term: string) => Promise<Suggestion[]>;
   /** Quiet time after a change before rebuilding, so a burst of changes costs one build. */
@@ -1034,7 +1035,6 @@ export interface SuggestionIndexOptions {
   refreshMs?: number;
   /** Wait after a failed build before trying again. */
   retryMs?: number;
-  pageSize?: number;
 }
 
 export interface SuggestionIndexState {
@@ -1044,6 +1044,8 @@ export interface SuggestionIndexState {
   lastBuildMs: number | null;
   /** The snapshot holds every change announced so far. */
   current: boolean;
+  /** Suggestions the SQL answered: before the first build, while a change was taken in, and empty answers. */
+  fromDatabase: number;
 }
 
 /**
@@ -1070,6 +1072,7 @@ export function createSuggestionIndex(options: SuggestionIndexOptions) {
   let closed = false;
   let builds = 0;
   let lastBuildMs: number | null = null;
+  let fromDatabase = 0;
   let log: { warn(object: object, message: string): void } = { warn: () => {} };
   const settled = new Set<() => void>();
 
@@ -1090,10 +1093,8 @@ export function createSuggestionIndex(options: SuggestionIndexOptions) {
     const readFrom = generation;
     const startedAt = performance.now();
     let failed = false;
-    building = loadSuggestionSnapshot(options.db, {
-      stopped: () => closed,
-      ...(options.pageSize ? { pageSize: options.pageSize } : {}),
-    })
+    building = options
+      .load(() => closed)
       .then((data) => {
         if (!data || closed) return;
         snapshot = { data, generation: readFrom };
@@ -1141,9 +1142,10 @@ export function createSuggestionIndex(options: SuggestionIndexOptions) {
 
     async suggest(term: string): Promise<Suggestion[]> {
       if (term.trim().length < MIN_SUGGESTION_TERM_LENGTH || tokenize(term).length === 0) return [];
-      if (!snapshot || !isCurrent()) return options.fallback(term);
-      const found = suggestFromSnapshot(snapshot.data, term);
-      return found.length > 0 ? found : options.fallback(term);
+      const found = snapshot && isCurrent() ? suggestFromSnapshot(snapshot.data, term) : [];
+      if (found.length > 0) return found;
+      fromDatabase++;
+      return options.fallback(term);
     },
 
     /** Resolves once the snapshot holds every change so far (tests and benchmarks wait for it). */
@@ -1160,6 +1162,7 @@ export function createSuggestionIndex(options: SuggestionIndexOptions) {
         builds,
         lastBuildMs,
         current: isCurrent(),
+        fromDatabase,
       };
     },
 
