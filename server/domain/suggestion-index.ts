@@ -73,23 +73,27 @@ export function parseTsVector(text: string): ParsedVector {
       index++;
       continue;
     }
+    // Slices between escapes: most lexemes have none, and a slice is cheaper than a char at a time.
     let lexeme = '';
     index++;
+    let from = index;
     while (index < text.length) {
-      const char = text[index]!;
-      if (char === '\\') {
-        lexeme += text[index + 1] ?? '';
+      const code = text.charCodeAt(index);
+      if (code === 92) {
+        lexeme += text.slice(from, index) + (text[index + 1] ?? '');
         index += 2;
-      } else if (char === "'") {
-        if (text[index + 1] === "'") {
-          lexeme += "'";
+        from = index;
+      } else if (code === 39) {
+        if (text.charCodeAt(index + 1) === 39) {
+          lexeme += `${text.slice(from, index)}'`;
           index += 2;
+          from = index;
         } else {
+          lexeme += text.slice(from, index);
           index++;
           break;
         }
       } else {
-        lexeme += char;
         index++;
       }
     }
@@ -632,9 +636,16 @@ class SnapshotBuilder {
     await pause();
 
     const codes = new Map<string, { codes: string[]; products: Int32Array }>();
+    let renumbered = 0;
     for (const [key, bucket] of this.codeKeys) {
       codes.set(key, { codes: bucket.codes, products: Int32Array.from(bucket.products, (load) => rankOfLoad[load]!) });
+      renumbered += bucket.products.length;
+      if (renumbered > 100_000) {
+        renumbered = 0;
+        await pause();
+      }
     }
+    await pause();
     const vocabulary = [...words].sort(compareLexemes);
     const snapshot: SuggestionSnapshot = {
       ids: Int32Array.from(order, (load) => this.products[load]!.id),
@@ -954,8 +965,12 @@ export function suggestFromSnapshot(snapshot: SuggestionSnapshot, term: string):
 
 /* ---------------- Loading and keeping it current ---------------- */
 
-/** Rows per read: each read and its parsing stay a few tens of milliseconds, so requests keep flowing. */
-const PAGE_SIZE = 2000;
+/**
+ * Rows per read: on PGlite a read runs on this thread, so each read and its parsing must stay
+ * a few tens of milliseconds for requests to keep flowing during a build (measured at 100,000
+ * products: pauses under 80 ms with 1,000 rows, over 100 ms with 2,000).
+ */
+const PAGE_SIZE = 1000;
 
 function rowsOf<T>(result: unknown): T[] {
   return Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows;
