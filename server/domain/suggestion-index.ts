@@ -944,15 +944,25 @@ function correctTokens(snapshot: SuggestionSnapshot, tokens: readonly string[]):
 }
 
 /**
+ * The words suggestions are made for (search.ts autocomplete()): none below two characters;
+ * a lone letter just typed after a word ("safety b") waits until it grows. Null when there is
+ * nothing to suggest for.
+ */
+function suggestionTokens(term: string): string[] | null {
+  if (term.trim().length < MIN_SUGGESTION_TERM_LENGTH) return null;
+  const typed = tokenize(term);
+  const last = typed.at(-1) ?? '';
+  const tokens = typed.length > 1 && last.length === 1 && !/\d/.test(last) ? typed.slice(0, -1) : typed;
+  return tokens.length > 0 ? tokens : null;
+}
+
+/**
  * search.ts autocomplete() over a snapshot: the same steps and the same answer (see the
  * agreement test in tests/api/suggestion-index.test.ts).
  */
 export function suggestFromSnapshot(snapshot: SuggestionSnapshot, term: string): Suggestion[] {
-  if (term.trim().length < MIN_SUGGESTION_TERM_LENGTH) return [];
-  const typed = tokenize(term);
-  const last = typed.at(-1) ?? '';
-  const tokens = typed.length > 1 && last.length === 1 && !/\d/.test(last) ? typed.slice(0, -1) : typed;
-  if (tokens.length === 0) return [];
+  const tokens = suggestionTokens(term);
+  if (!tokens) return [];
   const suggestions = suggestByTitle(snapshot, tokens);
   if (suggestions.length > 0) return suggestions;
   if (compactModelNumber(tokens) || (tokens.join('').length >= 3 && tokens.every((token) => token.length <= 4))) {
@@ -1050,7 +1060,16 @@ export interface SuggestionIndexOptions {
   refreshMs?: number;
   /** Wait after a failed build before trying again. */
   retryMs?: number;
+  /** Answers kept per snapshot (see ANSWER_CACHE_SIZE). */
+  cacheSize?: number;
 }
+
+/**
+ * Answers kept per snapshot, least recently asked dropped first. Shoppers type the same
+ * beginnings ("dr", "dri", "dril"), so most keystrokes are a lookup; a new snapshot starts
+ * an empty cache. About 10 MB at a kilobyte and a half per answer.
+ */
+const ANSWER_CACHE_SIZE = 5000;
 
 export interface SuggestionIndexState {
   /** Products in the snapshot in use, or null before the first build. */
@@ -1077,6 +1096,9 @@ export function createSuggestionIndex(options: SuggestionIndexOptions) {
   const debounceMs = options.debounceMs ?? 100;
   const refreshMs = options.refreshMs ?? 5 * 60_000;
   const retryMs = options.retryMs ?? 5_000;
+  const cacheSize = options.cacheSize ?? ANSWER_CACHE_SIZE;
+  /** The current snapshot's answers by the words they were made for; emptied when a snapshot comes in. */
+  const answers = new Map<string, Suggestion[]>();
   let snapshot: { data: SuggestionSnapshot; generation: number } | null = null;
   /** Bumped by every change that can alter suggestions; a snapshot is current when it was read after the last one. */
   let generation = 0;
@@ -1113,6 +1135,7 @@ export function createSuggestionIndex(options: SuggestionIndexOptions) {
       .then((data) => {
         if (!data || closed) return;
         snapshot = { data, generation: readFrom };
+        answers.clear();
         builds++;
         lastBuildMs = Math.round(performance.now() - startedAt);
       })
@@ -1155,10 +1178,23 @@ export function createSuggestionIndex(options: SuggestionIndexOptions) {
       schedule(debounceMs);
     },
 
+    /** Up to 10 suggestions, best first. A cached answer is shared, so it is frozen: read it, never change it. */
     async suggest(term: string): Promise<Suggestion[]> {
-      if (term.trim().length < MIN_SUGGESTION_TERM_LENGTH || tokenize(term).length === 0) return [];
-      const found = snapshot && isCurrent() ? suggestFromSnapshot(snapshot.data, term) : [];
-      if (found.length > 0) return found;
+      const tokens = suggestionTokens(term);
+      if (!tokens) return [];
+      if (snapshot && isCurrent()) {
+        const key = tokens.join(' ');
+        let found = answers.get(key);
+        if (found) {
+          // Most recently asked last, so the oldest is the first to go.
+          answers.delete(key);
+        } else {
+          found = Object.freeze(suggestFromSnapshot(snapshot.data, term)) as Suggestion[];
+          if (answers.size >= cacheSize) answers.delete(answers.keys().next().value!);
+        }
+        answers.set(key, found);
+        if (found.length > 0) return found;
+      }
       fromDatabase++;
       return options.fallback(term);
     },

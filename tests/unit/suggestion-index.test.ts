@@ -456,10 +456,11 @@ describe('createSuggestionIndex', () => {
   ).source;
 
   /** An index whose builds the test finishes by hand, counting what the database is asked. */
-  function harness() {
+  function harness(cacheSize?: number) {
     const loads: ReturnType<typeof deferred<SuggestionSnapshot | null>>[] = [];
     const asked: string[] = [];
     const index = createSuggestionIndex({
+      ...(cacheSize ? { cacheSize } : {}),
       load: () => {
         const load = deferred<SuggestionSnapshot | null>();
         loads.push(load);
@@ -553,6 +554,39 @@ describe('createSuggestionIndex', () => {
     loads[1]!.resolve(await buildSuggestionSnapshot(source));
     await index.whenCurrent();
     expect(index.state().current).toBe(true);
+    await index.close();
+  });
+
+  it('keeps recent answers per snapshot, by the words they were made for', async () => {
+    const { index, loads } = harness(2);
+    index.start();
+    loads[0]!.resolve(await buildSuggestionSnapshot(source));
+    await index.whenCurrent();
+    const drill = await index.suggest('drill');
+    expect(drill[0]).toMatchObject({ referenceId: 7 });
+    // The same words however typed, and a lone letter after them: the same answer, not a new one.
+    expect(await index.suggest('  DRILL ')).toBe(drill);
+    expect(await index.suggest('drill d')).toBe(drill);
+    expect(Object.isFrozen(drill)).toBe(true);
+    // Two answers are kept here: asking two others drops "drill".
+    await index.suggest('voltrex');
+    await index.suggest('power');
+    const again = await index.suggest('drill');
+    expect(again).not.toBe(drill);
+    expect(again).toEqual(drill);
+
+    // A new snapshot answers for itself: the product renamed there is no longer a "drill".
+    index.catalogChanged({ everything: true });
+    await tick();
+    const renamed = catalogueOf(
+      [['voltrex']],
+      [['power', 'tools']],
+      [{ id: 7, name: ['voltrex', 'driver'], brand: 0, category: 0, tagLine: [], featured: true, reviewCount: 3 }],
+      ['voltrex', 'driver', 'power', 'tools'],
+    ).source;
+    loads[1]!.resolve(await buildSuggestionSnapshot(renamed));
+    await index.whenCurrent();
+    expect((await index.suggest('dri'))[0]).toMatchObject({ value: 'voltrex driver' });
     await index.close();
   });
 
