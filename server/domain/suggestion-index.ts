@@ -566,10 +566,6 @@ class SnapshotBuilder {
     }
   }
 
-  get size(): number {
-    return this.products.length;
-  }
-
   /** The snapshot; `pause` lets a caller yield to the event loop between the slower steps. */
   async finish(named: SuggestionNamedRow[], words: string[], pause: () => Promise<void>): Promise<SuggestionSnapshot> {
     const count = this.products.length;
@@ -1227,5 +1223,3 @@ export function createSuggestionIndex(options: SuggestionIndexOptions) {
     },
   };
 }
-
-export type SuggestionIndex = ReturnType<typeof createSuggestionIndex>;
