@@ -145,13 +145,23 @@ function reportSearch(figures: SearchFigures): void {
     `\nSearch — ${figures.products.toLocaleString('en-AU')} products on ${figures.database}, latency at the server (sequential), load with ${connections} connections`,
   );
   console.log(row(['route', 'p50 ms', 'p95 ms', 'max ms', 'req/s', 'ratio', 'budget']));
-  const checks: [string, SearchFigures['autocomplete'], typeof figures.bare, number][] = [
-    ['GET /api/search/autocomplete', figures.autocomplete, figures.autocompleteLoad, SEARCH_BUDGETS.autocompleteP95Ms],
-    ['GET /api/search', figures.search, figures.searchLoad, SEARCH_BUDGETS.searchP95Ms],
+  const checks: [string, SearchFigures['autocomplete'], typeof figures.bare, number, number | null][] = [
+    [
+      'GET /api/search/autocomplete',
+      figures.autocomplete,
+      figures.autocompleteLoad,
+      SEARCH_BUDGETS.autocompleteP95Ms,
+      SEARCH_BUDGETS.autocompleteMinRatio,
+    ],
+    ['GET /api/search', figures.search, figures.searchLoad, SEARCH_BUDGETS.searchP95Ms, null],
   ];
-  for (const [title, latency, load, budget] of checks) {
+  for (const [title, latency, load, budget, minimumRatio] of checks) {
     const ratio = load.requestsPerSecond / figures.bare.requestsPerSecond;
-    const ok = latency.p95Ms <= budget && load.errors === 0 && load.non2xx === 0;
+    const ok =
+      latency.p95Ms <= budget &&
+      (minimumRatio === null || ratio >= minimumRatio) &&
+      load.errors === 0 &&
+      load.non2xx === 0;
     console.log(
       row([
         title,
@@ -160,15 +170,17 @@ function reportSearch(figures: SearchFigures): void {
         latency.maxMs,
         Math.round(load.requestsPerSecond),
         ratio.toFixed(3),
-        `${ok ? 'ok' : 'MISSED'} (p95 ≤${budget})`,
+        `${ok ? 'ok' : 'MISSED'} (p95 ≤${budget}${minimumRatio === null ? '' : `, ≥${minimumRatio}×`})`,
       ]),
     );
     console.log(`  slowest: ${latency.slowest.map((entry) => `${entry.path} ${entry.medianMs} ms`).join(' · ')}`);
     if (load.errors || load.non2xx) console.log(`  errors: ${load.errors}, non-2xx: ${load.non2xx}`);
     if (!ok) failures.push(`${title} at ${figures.products} products on ${figures.database}`);
   }
-  const goal = figures.autocomplete.p95Ms <= SEARCH_BUDGETS.autocompleteGoalP95Ms ? 'met' : 'not met';
-  console.log(`  autocomplete goal p95 ≤${SEARCH_BUDGETS.autocompleteGoalP95Ms} ms: ${goal}`);
+  const { buildMs, fromDatabase, answered } = figures.suggestionIndex;
+  console.log(
+    `  suggestion index: built in ${buildMs} ms; ${fromDatabase} of ${answered} suggestions answered by the database (empty answers are confirmed there)`,
+  );
   console.log(row(['bare Fastify route', '', '', '', Math.round(figures.bare.requestsPerSecond), '1.00', '']));
 }
 

@@ -113,6 +113,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   );
   app.addHook('onReady', () => catalogEvents.start());
   app.addHook('onClose', () => catalogEvents.close());
+  app.addHook('onReady', async () => app.services.search.suggestions.start(app.log));
+  app.addHook('onClose', () => app.services.search.suggestions.close());
   if (config.admin) {
     const admin = config.admin;
     app.addHook('onReady', async () => {

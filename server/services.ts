@@ -34,6 +34,7 @@ import { autocomplete, searchCatalogue } from './domain/search.ts';
 import { createSessionStore } from './domain/sessions.ts';
 import { describeShop } from './domain/shop.ts';
 import { listPageEntries, listProductEntries, listSitemapFiles } from './domain/sitemap.ts';
+import { createSuggestionIndex, loadSuggestionSnapshot } from './domain/suggestion-index.ts';
 import { addToWishlist, listWishlist, listWishlistIds, removeFromWishlist } from './domain/wishlist.ts';
 
 /**
@@ -58,6 +59,12 @@ export function createShopServices(
     catalogCache.read(`${name}:${JSON.stringify(args)}`, load);
   const sessions = createSessionStore(db, { ttlMs: config.sessionCacheSeconds * 1000 });
   const changeListeners = new Set<(change: CatalogChange) => void>();
+  // Autocomplete from memory, rebuilt after catalogue changes; the SQL answers until it is built (app.ts starts it).
+  const suggestions = createSuggestionIndex({
+    load: (stopped) => loadSuggestionSnapshot(db, { stopped }),
+    fallback: (term) => autocomplete(db, term),
+  });
+  changeListeners.add((change) => suggestions.catalogChanged(change));
   /** Drops what the change makes stale in this process's caches and tells every listener (page cache, suggestions). */
   const applyCatalogChange = (change: CatalogChange) => {
     if ('productIds' in change) {
@@ -117,7 +124,9 @@ export function createShopServices(
       },
     },
     search: {
-      autocomplete: (term: string) => autocomplete(db, term),
+      autocomplete: (term: string) => suggestions.suggest(term),
+      /** The in-process suggestion index: start it once the database is ready, close it with the app. */
+      suggestions,
       search: (query: Parameters<typeof searchCatalogue>[1]) => searchCatalogue(db, query),
     },
     contact: createContactService(db),

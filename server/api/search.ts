@@ -6,7 +6,7 @@ import {
   searchResponseSchema,
   suggestionSchema,
 } from '../../contracts/search.ts';
-import { autocomplete, search } from '../domain/search.ts';
+import { search } from '../domain/search.ts';
 import { errorResponses } from './openapi.ts';
 
 /** Search of spec §7: autocomplete for the header box and the faceted results page. Public reads. */
@@ -25,7 +25,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(suggestionSchema), ...errorResponses(400) },
       },
     },
-    (request) => autocomplete(db, request.query.term),
+    (request) => app.services.search.autocomplete(request.query.term),
   );
 
   app.get(
