@@ -63,6 +63,11 @@ export function productIdOfPath(path: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
+/** A search results page (document or data) of a cache key `<agent> <url>`. */
+function isSearchKey(key: string): boolean {
+  return /^\S+ \/search(?:\.data)?(?:\?|$)/.test(key);
+}
+
 /** The body for a client that takes neither br nor gzip (rare: curl without --compressed). */
 export function plainBody(page: CachedPage): Buffer {
   return gunzipSync(page.gzip);
@@ -85,6 +90,7 @@ export function createPageCache(options: PageCacheOptions) {
   let changes = 0;
   let clearedAt = 0;
   const productChangedAt = new Map<number, number>();
+  let searchChangedAt = 0;
   const refreshing = new Set<string>();
   let hits = 0;
   let misses = 0;
@@ -153,6 +159,7 @@ export function createPageCache(options: PageCacheOptions) {
       };
       if (clearedAt > renderedAt) return null;
       if (stored.productId !== null && (productChangedAt.get(stored.productId) ?? 0) > renderedAt) return null;
+      if (isSearchKey(key) && searchChangedAt > renderedAt) return null;
       pages.set(key, stored);
       if (stored.productId !== null) {
         const keys = byProduct.get(stored.productId) ?? new Set();
@@ -169,13 +176,18 @@ export function createPageCache(options: PageCacheOptions) {
       pages.clear();
       byProduct.clear();
     },
-    /** These products' stock changed: their own pages go at once; listings follow within the TTL. */
+    /**
+     * These products' stock changed: their own pages go at once, and search results (which
+     * the search API answers fresh, so its page must too); listings follow within the TTL.
+     */
     forgetProducts(productIds: readonly number[]): void {
       changes += 1;
+      searchChangedAt = changes;
       for (const id of productIds) {
         productChangedAt.set(id, changes);
         forgetProduct(id);
       }
+      for (const key of [...pages.keys()]) if (isSearchKey(key)) pages.delete(key);
     },
     stats(): { pages: number; bytes: number; hits: number; misses: number } {
       return { pages: pages.size, bytes: pages.calculatedSize, hits, misses };

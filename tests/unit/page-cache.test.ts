@@ -96,14 +96,22 @@ describe('createPageCache', () => {
     expect(await cache.store('browser /', cache.generation, html('<p>new price</p>'))).not.toBeNull();
   });
 
-  it("drops only a product's own pages when its stock changes, and refuses them if rendered before", async () => {
+  it("drops a product's own pages and search results when its stock changes, and refuses them if rendered before", async () => {
     const cache = createPageCache({ maxBytes: 1_000_000, ttlMs: 10_000 });
     await cache.store('browser /product/5', cache.generation, html('<p>5 left</p>'));
     await cache.store('browser /product/5.data', cache.generation, html('{}'));
     await cache.store('browser /product/6', cache.generation, html('<p>6</p>'));
     await cache.store('browser /category/1', cache.generation, html('<p>list</p>'));
+    await cache.store('browser /search?term=drill', cache.generation, html('<p>5 left</p>'));
+    await cache.store('bot /search.data?term=drill', cache.generation, html('{}'));
+    await cache.store('browser /searchlight', cache.generation, html('<p>not a search</p>'));
     const began = cache.generation;
     cache.forgetProducts([5]);
+    // Search results show stock too, as fresh as the search API's.
+    expect(cache.get('browser /search?term=drill')).toBeUndefined();
+    expect(cache.get('bot /search.data?term=drill')).toBeUndefined();
+    expect(cache.get('browser /searchlight')).toBeDefined();
+    expect(await cache.store('browser /search?term=saw', began, html('<p>old</p>'))).toBeNull();
     expect(cache.get('browser /product/5')).toBeUndefined();
     expect(cache.get('browser /product/5.data')).toBeUndefined();
     expect(cache.get('browser /product/6')).toBeDefined();
