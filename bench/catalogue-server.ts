@@ -51,6 +51,11 @@ console.error(`suggestion index built in ${app.services.search.suggestions.state
 
 const bare = Fastify({ logger: false });
 bare.get('/bare', async () => ({ hello: 'world' }));
+// The shop process's memory, for the benches' RSS figures (this bare server runs in the same process).
+bare.get('/memory', async () => {
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rssMb: Math.round(rss / 1048576), heapMb: Math.round(heapUsed / 1048576) };
+});
 await bare.listen({ host: '127.0.0.1', port: 0 });
 
 const port = (server: { server: { address(): unknown } }) => (server.server.address() as { port: number }).port;

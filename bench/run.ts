@@ -14,7 +14,7 @@ import type { CsvImportFigures } from './csv-import.ts';
 import type { ImageFigures } from './images.ts';
 import { benchOrders, ORDER_BUDGETS, type OrderFigures } from './orders.ts';
 import { benchPages, PAGE_BUDGETS, type PageFigures } from './pages.ts';
-import { benchSearch, SEARCH_BUDGETS, type SearchFigures } from './search.ts';
+import { benchSearch, MEMORY_BUDGETS, SEARCH_BUDGETS, type SearchFigures } from './search.ts';
 import { benchStorefront } from './storefront.ts';
 
 const { values } = parseArgs({
@@ -153,7 +153,7 @@ function reportSearch(figures: SearchFigures): void {
       SEARCH_BUDGETS.autocompleteP95Ms,
       SEARCH_BUDGETS.autocompleteMinRatio,
     ],
-    ['GET /api/search', figures.search, figures.searchLoad, SEARCH_BUDGETS.searchP95Ms, null],
+    ['GET /api/search', figures.search, figures.searchLoad, SEARCH_BUDGETS.searchP95Ms, SEARCH_BUDGETS.searchMinRatio],
   ];
   for (const [title, latency, load, budget, minimumRatio] of checks) {
     const ratio = load.requestsPerSecond / figures.bare.requestsPerSecond;
@@ -182,6 +182,20 @@ function reportSearch(figures: SearchFigures): void {
     `  suggestion index: built in ${buildMs} ms; ${fromDatabase} of ${answered} suggestions answered by the database (empty answers are confirmed there)`,
   );
   console.log(row(['bare Fastify route', '', '', '', Math.round(figures.bare.requestsPerSecond), '1.00', '']));
+  const { memory } = figures;
+  const rssBudget = figures.database === 'postgres' ? MEMORY_BUDGETS.postgresRssMb : MEMORY_BUDGETS.pgliteRssMb;
+  // The RSS budget is set for 100,000 products; growth across the second round is checked at every size.
+  const rssOk = figures.products < 100_000 || memory.afterSecondRoundRssMb <= rssBudget;
+  const growth = memory.afterSecondRoundRssMb - memory.afterLoadRssMb;
+  const growthOk = growth <= MEMORY_BUDGETS.secondRoundGrowthMb;
+  console.log(
+    `  server memory${memory.withPages ? '' : ' (API only: no storefront build)'}: RSS ${memory.idleRssMb} MB idle, ${memory.afterLoadRssMb} MB after the load, ${memory.afterSecondRoundRssMb} MB after a second round (heap ${memory.heapAfterSecondRoundMb} MB) — ${rssOk && growthOk ? 'ok' : 'MISSED'} (≤${rssBudget} MB at 100,000 products, second round ≤+${MEMORY_BUDGETS.secondRoundGrowthMb} MB)`,
+  );
+  if (!rssOk) failures.push(`server RSS after load at ${figures.products} products on ${figures.database}`);
+  if (!growthOk)
+    failures.push(
+      `server RSS grew ${growth} MB in a second round at ${figures.products} products on ${figures.database}`,
+    );
 }
 
 for (const products of suites.has('search') ? sizes : []) {
