@@ -51,10 +51,12 @@ console.error(`suggestion index built in ${app.services.search.suggestions.state
 
 const bare = Fastify({ logger: false });
 bare.get('/bare', async () => ({ hello: 'world' }));
-// The shop process's memory, for the benches' RSS figures (this bare server runs in the same process).
+// The shop process's memory and CPU time, for the benches' RSS and CPU-per-request figures
+// (this bare server runs in the same process).
 bare.get('/memory', async () => {
   const { rss, heapUsed } = process.memoryUsage();
-  return { rssMb: Math.round(rss / 1048576), heapMb: Math.round(heapUsed / 1048576) };
+  const { user, system } = process.cpuUsage();
+  return { rssMb: Math.round(rss / 1048576), heapMb: Math.round(heapUsed / 1048576), cpuMicros: user + system };
 });
 await bare.listen({ host: '127.0.0.1', port: 0 });
 

@@ -338,8 +338,10 @@ function reportPages(figures: PageFigures): void {
   console.log(
     `\nPages — ${figures.products.toLocaleString('en-AU')} products on ${figures.database}, ${connections} connections, ${durationSeconds} s each`,
   );
-  console.log(row(['route', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'budget']));
-  console.log(row([bare.title, Math.round(bare.requestsPerSecond), '1.00', bare.p50Ms, bare.p99Ms, '']));
+  console.log(row(['route', 'req/s', 'ratio', 'p50 ms', 'p99 ms', 'server µs', 'budget']));
+  console.log(
+    row([bare.title, Math.round(bare.requestsPerSecond), '1.00', bare.p50Ms, bare.p99Ms, bare.serverCpuMicros, '']),
+  );
   const checks = [
     ...figures.anonymous.map((result) => ({
       result,
@@ -359,12 +361,20 @@ function reportPages(figures: PageFigures): void {
         ratio.toFixed(3),
         result.p50Ms,
         result.p99Ms,
+        result.serverCpuMicros,
         `${ok ? 'ok' : 'MISSED'} (${budget})`,
       ]),
     );
     if (result.errors || result.non2xx) console.log(`  errors: ${result.errors}, non-2xx: ${result.non2xx}`);
     if (!ok) failures.push(`${result.title} at ${figures.products} products on ${figures.database}`);
   }
+  const capacity = figures.anonymous.map(
+    (result) =>
+      `${result.title.replace(' (signed out)', '')} ${(bare.serverCpuMicros / Math.max(1, result.serverCpuMicros)).toFixed(2)}×`,
+  );
+  console.log(
+    `  server CPU per request against the bare route's (what the server could serve if the load generator kept up): ${capacity.join(', ')}; signed in ${(bare.serverCpuMicros / Math.max(1, figures.signedIn.serverCpuMicros)).toFixed(3)}×`,
+  );
   console.log(
     `  page sizes: ${figures.sizes.map((size) => `${size.page} ${Math.round(size.htmlBytes / 1024)} KiB HTML, ${Math.round(size.brBytes / 1024)} KiB br`).join('; ')}`,
   );
