@@ -26,6 +26,12 @@ export interface CachedPage {
   scriptHashes: string[];
   /** The product a product page shows, so a stock change drops just its pages. */
   productId: number | null;
+  /**
+   * Every header the page went out with the first time it was served from the cache (security
+   * headers, CSP with hashes, ETag, caching) except per-response ones: from then on a hit can be
+   * answered before the rest of the request pipeline runs (see `servePageFromMemory`).
+   */
+  wireHeaders: Record<string, string> | null;
   storedAt: number;
 }
 
@@ -63,6 +69,9 @@ export function productIdOfPath(path: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
+/** How many times the TTL product and search pages live, since every change to them drops them anyway. */
+export const EVENT_DRIVEN_TTL_FACTOR = 6;
+
 /** A search results page (document or data) of a cache key `<agent> <url>`. */
 function isSearchKey(key: string): boolean {
   return /^\S+ \/search(?:\.data)?(?:\?|$)/.test(key);
@@ -92,6 +101,11 @@ export function createPageCache(options: PageCacheOptions) {
   const productChangedAt = new Map<number, number>();
   let searchChangedAt = 0;
   const refreshing = new Set<string>();
+  // Product and search pages are dropped by every change that shows on them, their stock
+  // included; their TTL is only a safety net for writes made behind the domain's back. A
+  // listing shows many products' stock lines, which a stock change does not drop: the TTL.
+  const ttlOf = (page: CachedPage) =>
+    page.productId !== null || isSearchKey(page.key) ? EVENT_DRIVEN_TTL_FACTOR * options.ttlMs : options.ttlMs;
   let hits = 0;
   let misses = 0;
 
@@ -109,9 +123,10 @@ export function createPageCache(options: PageCacheOptions) {
     get(key: string): { page: CachedPage; stale: boolean } | undefined {
       const page = pages.get(key);
       const age = page ? now() - page.storedAt : Number.POSITIVE_INFINITY;
-      if (page && age < 2 * options.ttlMs) {
+      const ttl = page ? ttlOf(page) : options.ttlMs;
+      if (page && age < 2 * ttl) {
         hits += 1;
-        return { page, stale: age >= options.ttlMs };
+        return { page, stale: age >= ttl };
       }
       misses += 1;
       return undefined;
@@ -155,6 +170,7 @@ export function createPageCache(options: PageCacheOptions) {
         gzip: gz,
         scriptHashes: inlineScriptHashes(html),
         productId: productIdOfPath(key.slice(key.indexOf(' ') + 1)),
+        wireHeaders: null,
         storedAt: now(),
       };
       if (clearedAt > renderedAt) return null;

@@ -127,6 +127,29 @@ describe('the page cache (PGlite)', () => {
     expect(second.body).toContain(product.name.replace(/&/g, '&amp;'));
   });
 
+  it('answers later hits with exactly the headers of the first, security headers included', async () => {
+    const path = `/category/${product.categoryId}/subcategory/${product.subcategoryId}?sort=price_asc`;
+    await get(app, path);
+    const first = await get(app, path);
+    const later = await get(app, path);
+    expect(first.headers['x-page-cache']).toBe('HIT');
+    expect(later.headers['x-page-cache']).toBe('HIT');
+    const comparable = (headers: Record<string, unknown>) => {
+      const { date: _date, 'x-request-id': _id, 'content-length': _length, ...rest } = headers;
+      return rest;
+    };
+    expect(comparable(later.headers)).toEqual(comparable(first.headers));
+    for (const name of ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options']) {
+      expect(later.headers[name], name).toBeTruthy();
+    }
+    expect(later.headers['x-request-id']).toBeTruthy();
+    expect(later.body).toBe(first.body);
+    // A token that is no session's is a signed-out visitor: the same page, never an error.
+    const unknownToken = await get(app, path, { authorization: 'Bearer not-a-real-token' });
+    expect(unknownToken.statusCode).toBe(200);
+    expect(unknownToken.body).toBe(first.body);
+  });
+
   it('allows exactly the cached page’s inline scripts by hash, with no nonce left to reuse', async () => {
     const path = '/';
     await get(app, path);
@@ -272,8 +295,11 @@ describe('the page cache past its TTL', () => {
   it('keeps answering from memory while one background render brings the page up to date', async () => {
     const { app, database } = shop;
     const product = await firstProduct(app);
-    const path = `/product/${product.id}`;
-    expect((await get(app, path)).headers['x-page-cache']).toBe('MISS');
+    // A listing: the TTL is what brings its stock lines in (product pages are dropped by events).
+    const path = `/category/${product.categoryId}/subcategory/${product.subcategoryId}`;
+    const first = await get(app, path);
+    expect(first.headers['x-page-cache']).toBe('MISS');
+    expect(first.body).toContain(product.name.replace(/&/g, '&amp;'));
     // Renamed behind the app's back (no catalogue event): only the TTL can bring it in.
     const renamed = `Renamed Behind The Cache ${Date.now()}`;
     await database.db.update(products).set({ name: renamed }).where(eq(products.id, product.id));

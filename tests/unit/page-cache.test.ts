@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createPageCache, inlineScriptHashes, plainBody, productIdOfPath } from '../../server/page-cache.ts';
+import {
+  createPageCache,
+  EVENT_DRIVEN_TTL_FACTOR,
+  inlineScriptHashes,
+  plainBody,
+  productIdOfPath,
+} from '../../server/page-cache.ts';
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
@@ -76,6 +82,21 @@ describe('createPageCache', () => {
     time += 10_000;
     expect(cache.get('browser /')).toBeUndefined();
     expect(cache.stats()).toMatchObject({ hits: 3, misses: 2 });
+  });
+
+  it('keeps product and search pages longer: every change to them drops them at once anyway', async () => {
+    let time = 0;
+    const cache = createPageCache({ maxBytes: 1_000_000, ttlMs: 10_000, now: () => time });
+    await cache.store('browser /product/3', cache.generation, html('<p>3</p>'));
+    await cache.store('browser /search?term=saw', cache.generation, html('<p>saws</p>'));
+    await cache.store('browser /category/1', cache.generation, html('<p>list</p>'));
+    time = 10_000;
+    expect(cache.get('browser /category/1')?.stale).toBe(true);
+    expect(cache.get('browser /product/3')?.stale).toBe(false);
+    expect(cache.get('browser /search?term=saw')?.stale).toBe(false);
+    time = EVENT_DRIVEN_TTL_FACTOR * 10_000;
+    expect(cache.get('browser /product/3')?.stale).toBe(true);
+    expect(cache.get('browser /category/1')).toBeUndefined();
   });
 
   it('gives different bytes different ETags and the same bytes the same one', async () => {
