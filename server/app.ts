@@ -35,9 +35,8 @@ import { registerErrorHandler } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { registerRateLimits } from './plugins/rate-limits.ts';
 import { registerSecurity } from './plugins/security.ts';
-import { openPageCache, type StorefrontOptions, servePageFromMemory, storefrontPlugin } from './plugins/storefront.ts';
+import { openPageCache, type StorefrontOptions, storefrontPlugin } from './plugins/storefront.ts';
 import { createShopServices, type ShopServices } from './services.ts';
-import { isSecureOrigin } from './session-cookie.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -135,9 +134,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-request-id', request.id);
   });
 
-  // Signed-out catalogue pages kept rendered; their hits are answered by the first onRequest hook.
+  // Signed-out catalogue pages kept rendered (production pages only: development serves Vite's).
   const pageCache = options.storefront?.mode === 'production' ? openPageCache(app) : null;
-  if (pageCache) app.addHook('onRequest', servePageFromMemory(pageCache, isSecureOrigin(config.publicUrl)));
 
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
   await registerSecurity(app);

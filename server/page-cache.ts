@@ -26,12 +26,6 @@ export interface CachedPage {
   scriptHashes: string[];
   /** The product a product page shows, so a stock change drops just its pages. */
   productId: number | null;
-  /**
-   * Every header the page went out with the first time it was served from the cache (security
-   * headers, CSP with hashes, ETag, caching) except per-response ones: from then on a hit can be
-   * answered before the rest of the request pipeline runs (see `servePageFromMemory`).
-   */
-  wireHeaders: Record<string, string> | null;
   storedAt: number;
 }
 
@@ -170,7 +164,6 @@ export function createPageCache(options: PageCacheOptions) {
         gzip: gz,
         scriptHashes: inlineScriptHashes(html),
         productId: productIdOfPath(key.slice(key.indexOf(' ') + 1)),
-        wireHeaders: null,
         storedAt: now(),
       };
       if (clearedAt > renderedAt) return null;

@@ -14,7 +14,7 @@ import type { RequestInfo } from '../../app/lib/request-context.ts';
 import { toUser } from '../domain/accounts.ts';
 import { type CachedPage, createPageCache, type PageCache, plainBody } from '../page-cache.ts';
 import type { ShopServices } from '../services.ts';
-import { isSecureOrigin, readSessionToken } from '../session-cookie.ts';
+import { isSecureOrigin } from '../session-cookie.ts';
 import { AUTH_RATE_LIMITS } from './rate-limits.ts';
 
 export type StorefrontOptions = ({ mode: 'production'; buildDir: string } | { mode: 'development' }) & {
@@ -221,46 +221,6 @@ function pageCacheKey(userAgent: string, url: string): string {
   return `${isbot(userAgent) ? 'bot' : 'browser'} ${url}`;
 }
 
-/** Per-response headers: never copied from one answer to the next. */
-const PER_RESPONSE_HEADERS = new Set([
-  'content-length',
-  'content-encoding',
-  'x-request-id',
-  'x-page-cache',
-  'date',
-  'set-cookie',
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-]);
-
-/**
- * An `onRequest` hook, added before every other: a signed-out GET of a page that is in the
- * cache, fresh, and has been served once already (so its complete headers are known) is
- * answered here, without the security, session and page hooks that would compute the same
- * headers again. Anything else (a session cookie or token, a stale page, a first hit) goes
- * through the whole pipeline as usual.
- */
-export function servePageFromMemory(pageCache: PageCache, secureCookies: boolean) {
-  return async function pageFromMemory(request: FastifyRequest, reply: FastifyReply) {
-    if (request.method !== 'GET') return;
-    const { headers } = request;
-    if (headers[REFRESH_HEADER] !== undefined || readSessionToken(headers, secureCookies)) return;
-    const found = pageCache.get(pageCacheKey(headers['user-agent'] ?? '', request.url));
-    const wireHeaders = found && !found.stale ? found.page.wireHeaders : null;
-    if (!found || !wireHeaders) return;
-    const { page } = found;
-    reply.headers(wireHeaders);
-    reply.header('x-page-cache', 'HIT');
-    if (fresh(headers, { etag: page.etag })) return reply.status(304).send();
-    reply.status(page.status);
-    const encoding = negotiate(headers['accept-encoding'] ?? '', ['br', 'gzip']);
-    if (encoding === 'br') return reply.header('content-encoding', 'br').send(page.br);
-    if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(page.gzip);
-    return reply.send(plainBody(page));
-  };
-}
-
 /** A response that was public by its route but is not being kept (an error drawn in it, say): asked for afresh. */
 function notPublic(response: Response): Headers {
   const headers = new Headers(response.headers);
@@ -290,13 +250,6 @@ function sendCachedPage(
       'content-security-policy',
       policy.replace(`'nonce-${reply.scriptNonce}'`, page.scriptHashes.join(' ')).replace(/ {2,}/g, ' '),
     );
-  }
-  if (!page.wireHeaders && outcome === 'HIT') {
-    const wire: Record<string, string> = {};
-    for (const [name, value] of Object.entries(reply.getHeaders())) {
-      if (value !== undefined && !PER_RESPONSE_HEADERS.has(name.toLowerCase())) wire[name] = String(value);
-    }
-    page.wireHeaders = wire;
   }
   if (fresh(request.headers, { etag: page.etag })) return reply.status(304).send();
   reply.status(page.status);
