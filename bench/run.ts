@@ -177,6 +177,10 @@ function reportSearch(figures: SearchFigures): void {
     if (load.errors || load.non2xx) console.log(`  errors: ${load.errors}, non-2xx: ${load.non2xx}`);
     if (!ok) failures.push(`${title} at ${figures.products} products on ${figures.database}`);
   }
+  const uncached = figures.searchUncached;
+  console.log(
+    `  GET /api/search asked for the first time (no kept answer): p50 ${uncached.p50Ms} ms, p95 ${uncached.p95Ms} ms, max ${uncached.maxMs} ms; slowest: ${uncached.slowest.map((entry) => `${entry.path} ${entry.medianMs} ms`).join(' · ')}`,
+  );
   const { buildMs, fromDatabase, answered } = figures.suggestionIndex;
   console.log(
     `  suggestion index: built in ${buildMs} ms; ${fromDatabase} of ${answered} suggestions answered by the database (empty answers are confirmed there)`,

@@ -101,8 +101,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       const set = listeners.get(channel) ?? new Set();
       set.add(onMessage);
       listeners.set(channel, set);
+      // What the database itself sends (a trigger's pg_notify) comes through PGlite's LISTEN,
+      // delivered before the statement that committed it returns.
+      const fromDatabase = await client.listen(channel, onMessage);
       return async () => {
         set.delete(onMessage);
+        await fromDatabase();
       };
     },
     notify: async (channel, payload = '') => {

@@ -291,6 +291,21 @@ export const searchSuggestions = pgTable(
 );
 
 /**
+ * One number that moves with every committed change to what search reads (products and
+ * their pictures and variants, brands, categories, and search's own tables),
+ * bumped at commit by the deferred triggers of migration 0012, whichever code writes.
+ * Search answers are kept against it (server/domain/search-answers.ts).
+ */
+export const catalogVersion = pgTable(
+  'catalog_version',
+  {
+    id: smallint('id').primaryKey().default(1),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [check('catalog_version_single_row', sql`${t.id} = 1`)],
+);
+
+/**
  * Shoppers and shop staff. The e-mail is unique whatever its case (index on lower(email));
  * `passwordHash` is argon2id, null only for an account that signs in with Google alone.
  */

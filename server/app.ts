@@ -30,6 +30,7 @@ import type { Config } from './config.ts';
 import { createCatalogEvents } from './domain/catalog-events.ts';
 import { type CounterStore, createDatabaseCounterStore, createRedisCounterStore } from './domain/counters.ts';
 import { createMailer } from './domain/mail.ts';
+import { createCatalogVersion } from './domain/search-answers.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
@@ -103,14 +104,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     (change) => app.services.catalog.applyRemoteChange(change),
     app.log,
   );
+  const catalogVersion = createCatalogVersion(database);
   app.decorate(
     'services',
     createShopServices(database.db, config, {
       counters,
       mailer,
       announceCatalogChange: (change) => catalogEvents.announce(change),
+      catalogVersion,
     }),
   );
+  app.addHook('onReady', () => catalogVersion.start(app.log));
+  app.addHook('onClose', () => catalogVersion.close());
   app.addHook('onReady', () => catalogEvents.start());
   app.addHook('onClose', () => catalogEvents.close());
   app.addHook('onReady', async () => app.services.search.suggestions.start(app.log));

@@ -31,6 +31,7 @@ import { listLedger, pointsBalance } from './domain/points.ts';
 import { getPreferences, savePreferences } from './domain/preferences.ts';
 import { createReadCache } from './domain/read-cache.ts';
 import { autocomplete, searchCatalogue } from './domain/search.ts';
+import { createSearchAnswers } from './domain/search-answers.ts';
 import { createSessionStore } from './domain/sessions.ts';
 import { describeShop } from './domain/shop.ts';
 import { listPageEntries, listProductEntries, listSitemapFiles } from './domain/sitemap.ts';
@@ -50,6 +51,8 @@ export function createShopServices(
     gateway?: PaymentGateway;
     /** Tells the other app processes that the catalogue changed (PostgreSQL NOTIFY). */
     announceCatalogChange?: (change: CatalogChange) => void;
+    /** The catalogue version as committed now (createCatalogVersion); search answers are kept against it. */
+    catalogVersion: { current(): Promise<number>; reads(): number };
   },
 ) {
   const gateway = infra.gateway ?? createSimulatedGateway({ declineRate: config.paymentDeclineRate });
@@ -57,6 +60,16 @@ export function createShopServices(
   // Catalogue reads are pure functions of their arguments, so the arguments are the key.
   const cached = <T>(name: string, args: unknown, load: () => Promise<T>) =>
     catalogCache.read(`${name}:${JSON.stringify(args)}`, load);
+  const searchAnswers =
+    config.searchCacheBytes > 0
+      ? createSearchAnswers({
+          readVersion: infra.catalogVersion.current,
+          compute: (query) => searchCatalogue(db, query),
+          // JSON's length stands in for the bytes held; the page's full products weigh most.
+          sizeOf: (outcome) => JSON.stringify(outcome).length,
+          maxBytes: config.searchCacheBytes,
+        })
+      : null;
   const sessions = createSessionStore(db, { ttlMs: config.sessionCacheSeconds * 1000 });
   const changeListeners = new Set<(change: CatalogChange) => void>();
   // Autocomplete from memory, rebuilt after catalogue changes; the SQL answers until it is built (app.ts starts it).
@@ -127,7 +140,11 @@ export function createShopServices(
       autocomplete: (term: string) => suggestions.suggest(term),
       /** The in-process suggestion index: start it once the database is ready, close it with the app. */
       suggestions,
-      search: (query: Parameters<typeof searchCatalogue>[1]) => searchCatalogue(db, query),
+      /** The results page and GET /api/search: kept answers while the catalogue version stands still. */
+      search: (query: Parameters<typeof searchCatalogue>[1]) =>
+        searchAnswers ? searchAnswers.answer(query) : searchCatalogue(db, query),
+      searchAnswers,
+      catalogVersion: infra.catalogVersion,
     },
     contact: createContactService(db),
     accounts: createAccounts({

@@ -6,13 +6,11 @@ import {
   searchResponseSchema,
   suggestionSchema,
 } from '../../contracts/search.ts';
-import { search } from '../domain/search.ts';
 import { errorResponses } from './openapi.ts';
 
 /** Search of spec §7: autocomplete for the header box and the faceted results page. Public reads. */
 export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db } = app;
-
+  const responseBodies = new WeakMap<object, string>();
   app.get(
     '/search/autocomplete',
     {
@@ -40,6 +38,16 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: searchResponseSchema, ...errorResponses(400) },
       },
     },
-    (request) => search(db, request.query),
+    async (request, reply) => {
+      const outcome = await app.services.search.search(request.query);
+      // A kept answer is the same object on every hit: its JSON is written once, not per request.
+      let body = responseBodies.get(outcome);
+      if (body === undefined) {
+        body = JSON.stringify(outcome.response);
+        responseBodies.set(outcome, body);
+      }
+      // Fastify sends a JSON string as it is; the cast is for the route's typed reply only.
+      return reply.type('application/json; charset=utf-8').send(body as unknown as typeof outcome.response);
+    },
   );
 };

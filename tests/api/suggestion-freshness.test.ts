@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../contracts/account.ts';
 import type { Product } from '../../contracts/catalog.ts';
-import type { Suggestion } from '../../contracts/search.ts';
+import type { SearchResponse, Suggestion } from '../../contracts/search.ts';
 import { type DatabaseHandle, openDatabase } from '../../db/client.ts';
 import { products } from '../../db/schema.ts';
 import { seedCatalogue } from '../../db/seed/seed-catalogue.ts';
@@ -324,5 +324,42 @@ describe.skipIf(!postgresAvailable)('suggestions follow a change made in another
     console.info(`rename through A reached B's suggestions in ${took} ms`);
     expect(took).not.toBeNull();
     expect((await answeredFromMemory(appB, 'veridan'))[0]).toMatchObject({ value: 'Veridane Rivet Gun PY-RG12' });
+  });
+
+  it('a price changed and a product hidden through A show in B’s kept search answers on the next search', async () => {
+    const [appA, appB] = apps as [FastifyInstance, FastifyInstance];
+    const admin = client(appA, await adminToken(appA));
+    const created = await admin<Product>('POST', '/api/products', productBody(template, 'Quorvane Pipe Bender QV-PB7'));
+    expect(created.status, created.text).toBe(201);
+    const { id, sku } = created.body;
+    const searchB = async () =>
+      (await client(appB)<SearchResponse>('GET', '/api/search?term=quorvane')).body.results.find(
+        (result) => result.id === id,
+      );
+    expect((await searchB())?.price).toBe(42.5);
+    // Asked again: B answers from memory, and still must not miss what A commits next.
+    const hits = appB.services.search.searchAnswers!.state().hits;
+    expect((await searchB())?.price).toBe(42.5);
+    expect(appB.services.search.searchAnswers!.state().hits).toBe(hits + 1);
+
+    const repriced = await admin<Product>(
+      'PUT',
+      `/api/products/${id}`,
+      productBody(template, 'Quorvane Pipe Bender QV-PB7', { sku, price: 39.95 }),
+    );
+    expect(repriced.status, repriced.text).toBe(200);
+    // No waiting for an announcement: B checks the catalogue version on every search.
+    expect((await searchB())?.price).toBe(39.95);
+
+    expect(
+      (
+        await admin(
+          'PUT',
+          `/api/products/${id}`,
+          productBody(template, 'Quorvane Pipe Bender QV-PB7', { sku, isActive: false }),
+        )
+      ).status,
+    ).toBe(200);
+    expect(await searchB()).toBeUndefined();
   });
 });
