@@ -106,7 +106,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       const fromDatabase = await client.listen(channel, onMessage);
       return async () => {
         set.delete(onMessage);
-        await fromDatabase();
+        // A closed database has no subscription left to end.
+        if (!client.closed) await fromDatabase().catch(() => {});
       };
     },
     notify: async (channel, payload = '') => {
