@@ -19,17 +19,21 @@ export async function startServer(
   databaseUrl: string | undefined,
   options: { storefront?: boolean } = {},
 ): Promise<ServerHandle> {
-  const child = spawn(process.execPath, ['bench/catalogue-server.ts'], {
-    env: {
-      ...process.env,
-      // As `npm start`: React's production build (it reads NODE_ENV when first loaded).
-      NODE_ENV: 'production',
-      BENCH_PRODUCTS: String(products),
-      ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}),
-      ...(options.storefront ? { BENCH_STOREFRONT: '1' } : {}),
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []), 'bench/catalogue-server.ts'],
+    {
+      env: {
+        ...process.env,
+        // As `npm start`: React's production build (it reads NODE_ENV when first loaded).
+        NODE_ENV: 'production',
+        BENCH_PRODUCTS: String(products),
+        ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}),
+        ...(options.storefront ? { BENCH_STOREFRONT: '1' } : {}),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   const lines = createInterface({ input: child.stdout! });
   for await (const line of lines) {
     const message = JSON.parse(line) as { ready: boolean; shopPort: number; barePort: number; database: string };
