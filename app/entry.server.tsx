@@ -1,10 +1,10 @@
-import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import type { EntryContext, RouterContextProvider } from 'react-router';
 import { ServerRouter } from 'react-router';
 
+import { createDeferredModulesStream } from './lib/deferred-modules.server.ts';
 import { NonceProvider } from './lib/nonce.tsx';
 import { requestContext } from './lib/request-context.ts';
 
@@ -50,7 +50,8 @@ export default function handleRequest(
         nonce,
         [waitForAll ? 'onAllReady' : 'onShellReady']() {
           shellRendered = true;
-          const body = new PassThrough();
+          // The page's JavaScript is fetched after its first paint (app/lib/deferred-modules.ts).
+          const body = createDeferredModulesStream();
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
           setCacheControl(responseHeaders, loadContext);
           resolve(

@@ -21,6 +21,7 @@ import { NotFoundPage } from './components/not-found-page.tsx';
 import { SiteFooter } from './components/site-footer.tsx';
 import { SiteHeader } from './components/site-header.tsx';
 import { WishlistMerge } from './components/wishlist-button.tsx';
+import { RESTORE_DEFERRED_MODULES } from './lib/deferred-modules.ts';
 import { useNonce } from './lib/nonce.tsx';
 import { requestContext } from './lib/request-context.ts';
 import { logRejection } from './lib/section-load.ts';
@@ -96,6 +97,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           a violation. jitless skips the probe; set through the global zod reads when it loads.
         */}
         <script nonce={nonce}>{ZOD_JITLESS}</script>
+        {/* Fetches the page's modules once it has painted (app/lib/deferred-modules.ts). */}
+        <script nonce={nonce}>{RESTORE_DEFERRED_MODULES}</script>
         <Meta />
         <Links />
       </head>

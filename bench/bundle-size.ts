@@ -2,6 +2,9 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { type BenchPage, CHROMIUM_FLAGS, CHROMIUM_PATH } from './shop-server.ts';
 
+/** Issue 13's budget: gzip JavaScript a page loads, in bytes (110 kB). */
+export const BUNDLE_BUDGET_GZIP_BYTES = 110 * 1024;
+
 export interface ScriptAsset {
   url: string;
   bytes: number;

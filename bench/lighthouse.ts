@@ -4,8 +4,8 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import { type BenchPage, CHROMIUM_FLAGS, CHROMIUM_PATH } from './shop-server.ts';
 
-/** The storefront issue's budgets, as Lighthouse scores 0–100. */
-export const LIGHTHOUSE_BUDGETS = { performance: 90, accessibility: 95, 'best-practices': 95, seo: 95 } as const;
+/** Issue 13's budgets (pages at scale), as Lighthouse scores 0–100: performance 98, the rest staying 100. */
+export const LIGHTHOUSE_BUDGETS = { performance: 98, accessibility: 100, 'best-practices': 100, seo: 100 } as const;
 export type LighthouseCategory = keyof typeof LIGHTHOUSE_BUDGETS;
 export const LIGHTHOUSE_CATEGORIES = Object.keys(LIGHTHOUSE_BUDGETS) as LighthouseCategory[];
 

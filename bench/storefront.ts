@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { formatKb, measureBundles } from './bundle-size.ts';
+import { BUNDLE_BUDGET_GZIP_BYTES, formatKb, measureBundles } from './bundle-size.ts';
 import { benchLighthouse, LIGHTHOUSE_BUDGETS, LIGHTHOUSE_CATEGORIES, missedBudgets } from './lighthouse.ts';
 import { buildStorefront, pickBenchPages, startShopServer } from './shop-server.ts';
 
@@ -34,8 +34,8 @@ export async function benchStorefront(options: StorefrontBenchOptions): Promise<
     if (options.bundle) {
       const bundles = await measureBundles({ baseUrl: server.baseUrl, pages });
       console.log(`\nJavaScript shipped per page (${options.products.toLocaleString('en-AU')} products)`);
-      const widths = [14, 56, 10, 12, 12];
-      console.log(row(['page', 'path', 'files', 'raw', 'gzip'], widths));
+      const widths = [14, 56, 10, 12, 12, 16];
+      console.log(row(['page', 'path', 'files', 'raw', 'gzip', 'budget'], widths));
       for (const figures of bundles) {
         console.log(
           row(
@@ -45,10 +45,16 @@ export async function benchStorefront(options: StorefrontBenchOptions): Promise<
               figures.scripts.length,
               formatKb(figures.bytes),
               formatKb(figures.gzipBytes),
+              `${figures.gzipBytes <= BUNDLE_BUDGET_GZIP_BYTES ? 'ok' : 'MISSED'} (≤${formatKb(BUNDLE_BUDGET_GZIP_BYTES)})`,
             ],
             widths,
           ),
         );
+        if (figures.gzipBytes > BUNDLE_BUDGET_GZIP_BYTES) {
+          failures.push(
+            `JavaScript on ${figures.page.name} (${figures.page.path}): ${formatKb(figures.gzipBytes)} gzip`,
+          );
+        }
       }
       const largest = bundles.flatMap((figures) => figures.scripts).toSorted((a, b) => b.gzipBytes - a.gzipBytes);
       const unique = [...new Map(largest.map((asset) => [asset.url, asset])).values()].slice(0, 5);

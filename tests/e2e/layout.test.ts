@@ -216,4 +216,29 @@ describe('site layout', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.close();
   });
+
+  it('fetches its JavaScript only after the first paint, then hydrates with no error', async () => {
+    for (const path of ['/', '/category/1/subcategory/1']) {
+      const page = await browser.newPage();
+      const errors = watchPageErrors(page);
+      await page.goto(`${baseUrl}${path}`);
+      await hydrated(page);
+      const timing = await page.evaluate(() => {
+        const paint = performance.getEntriesByType('paint').find((entry) => entry.name === 'first-paint');
+        const scripts = performance
+          .getEntriesByType('resource')
+          .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+          .map((entry) => entry.startTime);
+        return { paint: paint?.startTime ?? null, firstScript: Math.min(...scripts), scripts: scripts.length };
+      });
+      expect(timing.paint, path).not.toBeNull();
+      expect(timing.scripts, path).toBeGreaterThan(0);
+      expect(timing.firstScript, path).toBeGreaterThanOrEqual(timing.paint!);
+      // The HTML carries them inert; the restored ones are what ran.
+      expect(await page.locator('script[type="module"]').count(), path).toBe(1);
+      expect(await page.locator('script[type="x-module"], link[rel="x-modulepreload"]').count(), path).toBe(0);
+      expect(errors, path).toEqual([]);
+      await page.close();
+    }
+  });
 });

@@ -1,0 +1,44 @@
+import { Transform } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { DEFERRED_MODULE_TYPE, DEFERRED_PRELOAD_REL } from './deferred-modules.ts';
+
+/** React Router's module preloads, as React writes them. */
+const MODULE_PRELOAD = '<link rel="modulepreload"';
+/** React Router's one inline module script (`<Scripts>`), as React writes it, nonce and all. */
+const MODULE_SCRIPT = /<script((?: nonce="[^"]*")?) type="module" async="">/;
+/** Longer than either tag's opening above, so a tag split between two chunks is held back whole. */
+const LONGEST_TAG_START = 128;
+
+/** Writes the page's module preloads and module script inert, on every chunk of the document. */
+export function deferModuleTags(html: string, state: { scriptDeferred: boolean }): string {
+  let text = html.replaceAll(MODULE_PRELOAD, `<link rel="${DEFERRED_PRELOAD_REL}"`);
+  if (!state.scriptDeferred && MODULE_SCRIPT.test(text)) {
+    text = text.replace(MODULE_SCRIPT, `<script$1 type="${DEFERRED_MODULE_TYPE}">`);
+    state.scriptDeferred = true;
+  }
+  return text;
+}
+
+/**
+ * A stream the rendered document passes through on its way out: module preloads and the
+ * module script leave inert, for `RESTORE_DEFERRED_MODULES` (deferred-modules.ts) to bring
+ * back after the first paint. Only a possible tag start at a chunk's end is held back, so
+ * streamed parts of the page are not delayed.
+ */
+export function createDeferredModulesStream(): Transform {
+  const decoder = new StringDecoder('utf8');
+  const state = { scriptDeferred: false };
+  let held = '';
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const text = deferModuleTags(held + decoder.write(chunk), state);
+      const lastTag = text.lastIndexOf('<');
+      const holdFrom = lastTag >= 0 && text.length - lastTag < LONGEST_TAG_START ? lastTag : text.length;
+      held = text.slice(holdFrom);
+      done(null, text.slice(0, holdFrom));
+    },
+    flush(done) {
+      done(null, deferModuleTags(held + decoder.end(), state));
+    },
+  });
+}

@@ -1,0 +1,69 @@
+import { Readable } from 'node:stream';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createDeferredModulesStream, deferModuleTags } from '../../app/lib/deferred-modules.server.ts';
+import { DEFERRED_MODULE_TYPE, DEFERRED_PRELOAD_REL } from '../../app/lib/deferred-modules.ts';
+
+/** The tags as React Router 8 and React 19 write them (seen in a built page). */
+const PAGE = [
+  '<!DOCTYPE html><html lang="en-AU"><head><meta charSet="utf-8"/>',
+  '<link rel="modulepreload" href="/assets/entry.client-DgOHYVw7.js" nonce="BrKtq5AdK01ipGJjCrGugg=="/>',
+  '<link rel="modulepreload" href="/assets/shop-qE2ra8Fj.js" nonce="BrKtq5AdK01ipGJjCrGugg=="/>',
+  '<link rel="preload" href="/assets/inter.woff2" as="font" type="font/woff2" crossorigin="anonymous"/>',
+  '</head><body><main>Drills ’n’ drivers — “18V” &amp; more</main>',
+  '<script type="application/ld+json">{"@type":"Product"}</script>',
+  '<script nonce="BrKtq5AdK01ipGJjCrGugg==">window.__reactRouterContext = {};</script>',
+  '<script nonce="BrKtq5AdK01ipGJjCrGugg==" type="module" async="">import "/assets/entry.client-DgOHYVw7.js";</script>',
+  '<script nonce="BrKtq5AdK01ipGJjCrGugg==">$RC("B:1","S:1")</script></body></html>',
+].join('');
+
+async function streamed(chunks: Buffer[]): Promise<string> {
+  const out: Buffer[] = [];
+  for await (const piece of Readable.from(chunks).pipe(createDeferredModulesStream())) out.push(piece as Buffer);
+  return Buffer.concat(out).toString('utf8');
+}
+
+describe('deferModuleTags', () => {
+  it('writes the module preloads and the module script inert, and nothing else', () => {
+    const html = deferModuleTags(PAGE, { scriptDeferred: false });
+    expect(html).not.toContain('rel="modulepreload"');
+    expect(html.match(new RegExp(`rel="${DEFERRED_PRELOAD_REL}"`, 'g'))).toHaveLength(2);
+    expect(html).toContain(`<script nonce="BrKtq5AdK01ipGJjCrGugg==" type="${DEFERRED_MODULE_TYPE}">import`);
+    expect(html).not.toContain('type="module"');
+    // The font preload, the JSON-LD, the inline scripts and the text are left as they were.
+    expect(html).toContain('<link rel="preload" href="/assets/inter.woff2"');
+    expect(
+      html
+        .replace(/x-modulepreload/g, 'modulepreload')
+        .replace(`type="${DEFERRED_MODULE_TYPE}"`, 'type="module" async=""'),
+    ).toBe(PAGE);
+  });
+});
+
+describe('createDeferredModulesStream', () => {
+  it('gives the same page however the document is cut into chunks (multi-byte characters included)', async () => {
+    const whole = deferModuleTags(PAGE, { scriptDeferred: false });
+    const bytes = Buffer.from(PAGE, 'utf8');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 40 }),
+        async (cuts) => {
+          const edges = [0, ...cuts.toSorted((a, b) => a - b), bytes.length];
+          const chunks = edges.slice(1).map((end, index) => bytes.subarray(edges[index], end));
+          expect(await streamed(chunks)).toBe(whole);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('holds back only a possible tag at the end of a chunk, so streamed parts go out at once', async () => {
+    const stream = createDeferredModulesStream();
+    const written: string[] = [];
+    stream.on('data', (piece: Buffer) => written.push(piece.toString('utf8')));
+    stream.write(Buffer.from('<div hidden id="S:0"><p>Ready</p></div>'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written.join('')).toBe('<div hidden id="S:0"><p>Ready</p>');
+    stream.end();
+  });
+});
