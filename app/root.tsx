@@ -21,7 +21,7 @@ import { NotFoundPage } from './components/not-found-page.tsx';
 import { SiteFooter } from './components/site-footer.tsx';
 import { SiteHeader } from './components/site-header.tsx';
 import { WishlistMerge } from './components/wishlist-button.tsx';
-import { RESTORE_DEFERRED_MODULES } from './lib/deferred-modules.ts';
+import { DEFINE_MODULE_RESTORE, RESTORE_AFTER_SHELL } from './lib/deferred-modules.ts';
 import { useNonce } from './lib/nonce.tsx';
 import { requestContext } from './lib/request-context.ts';
 import { logRejection } from './lib/section-load.ts';
@@ -98,7 +98,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         */}
         <script nonce={nonce}>{ZOD_JITLESS}</script>
         {/* Fetches the page's modules once it has painted (app/lib/deferred-modules.ts). */}
-        <script nonce={nonce}>{RESTORE_DEFERRED_MODULES}</script>
+        <script nonce={nonce}>{DEFINE_MODULE_RESTORE}</script>
         <Meta />
         <Links />
       </head>
@@ -118,6 +118,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {data ? <SiteFooter shop={data.shop} /> : null}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
+        <script nonce={nonce}>{RESTORE_AFTER_SHELL}</script>
       </body>
     </html>
   );

@@ -65,8 +65,9 @@ export function createShopServices(
       ? createSearchAnswers({
           readVersion: infra.catalogVersion.current,
           compute: (query) => searchCatalogue(db, query),
-          // JSON's length stands in for the bytes held; the page's full products weigh most.
-          sizeOf: (outcome) => JSON.stringify(outcome).length,
+          // The objects held weigh about twice their JSON, and the API keeps the answer's JSON
+          // body beside it (server/api/search.ts): three times the JSON's length.
+          sizeOf: (outcome) => 3 * JSON.stringify(outcome).length,
           maxBytes: config.searchCacheBytes,
         })
       : null;

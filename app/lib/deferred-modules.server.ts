@@ -6,9 +6,6 @@ import { DEFERRED_MODULE_TYPE, DEFERRED_PRELOAD_REL } from './deferred-modules.t
 const MODULE_PRELOAD = '<link rel="modulepreload"';
 /** React Router's one inline module script (`<Scripts>`), as React writes it, nonce and all. */
 const MODULE_SCRIPT = /<script((?: nonce="[^"]*")?) type="module" async="">/;
-/** Longer than either tag's opening above, so a tag split between two chunks is held back whole. */
-const LONGEST_TAG_START = 128;
-
 /** Writes the page's module preloads and module script inert, on every chunk of the document. */
 export function deferModuleTags(html: string, state: { scriptDeferred: boolean }): string {
   let text = html.replaceAll(MODULE_PRELOAD, `<link rel="${DEFERRED_PRELOAD_REL}"`);
@@ -22,8 +19,8 @@ export function deferModuleTags(html: string, state: { scriptDeferred: boolean }
 /**
  * A stream the rendered document passes through on its way out: module preloads and the
  * module script leave inert, for `RESTORE_DEFERRED_MODULES` (deferred-modules.ts) to bring
- * back after the first paint. Only a possible tag start at a chunk's end is held back, so
- * streamed parts of the page are not delayed.
+ * back after the first paint. Only a tag left open at a chunk's end is held back, so streamed
+ * parts of the page are not delayed.
  */
 export function createDeferredModulesStream(): Transform {
   const decoder = new StringDecoder('utf8');
@@ -32,8 +29,11 @@ export function createDeferredModulesStream(): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       const text = deferModuleTags(held + decoder.write(chunk), state);
+      // Only a tag still open at the chunk's end can be one of ours cut in two: a closed one
+      // has been rewritten already. So a chunk ending in `</script>` (every streamed part
+      // does) goes out whole, at once.
       const lastTag = text.lastIndexOf('<');
-      const holdFrom = lastTag >= 0 && text.length - lastTag < LONGEST_TAG_START ? lastTag : text.length;
+      const holdFrom = lastTag >= 0 && !text.includes('>', lastTag) ? lastTag : text.length;
       held = text.slice(holdFrom);
       done(null, text.slice(0, holdFrom));
     },

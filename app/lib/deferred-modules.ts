@@ -5,9 +5,8 @@
  * phone on a slow network 140 kB of JavaScript shares the line with the stylesheet and the
  * HTML the first paint waits for (Lighthouse's slow 4G: first paint 2.1–2.4 s with them, about
  * 1.5 s without). The server writes them inert (entry.server.tsx, deferred-modules.server.ts);
- * this script, inline in the head, brings them back once the page has painted. Every catalogue
- * page works without JavaScript meanwhile: links, the search form and the filter forms are
- * plain HTML.
+ * these scripts bring them back once the page has painted. Every catalogue page works without
+ * JavaScript meanwhile: links, the search form and the filter forms are plain HTML.
  */
 
 /** The `rel` the server gives module preloads until the page has painted. */
@@ -16,9 +15,20 @@ export const DEFERRED_PRELOAD_REL = 'x-modulepreload';
 export const DEFERRED_MODULE_TYPE = 'x-module';
 
 /**
- * Restores the preloads and the module script, each as a new element (a script only runs when
- * inserted), one frame after DOMContentLoaded, so the browser has painted first. A hidden tab
- * runs no animation frames, so there it waits for nothing. The nonce (or, on a cached page,
- * the script's hash) keeps the restored script inside the page's Content-Security-Policy.
+ * In the head: defines the restore. Each preload and the module script come back as new
+ * elements with every attribute of the old (a script only runs when inserted; the nonce is
+ * copied by property, since the browser hides the attribute), so the page's
+ * Content-Security-Policy allows them by nonce or, on a cached page, by the script's hash.
+ * It runs once, when the browser reports its first paint (a `paint` performance entry, not a
+ * timer: no frame or timeout to wait on, and a page whose clock a test has frozen still
+ * hydrates). Where paint entries are unknown, or the tab is hidden and will not paint, it runs
+ * at once; DOMContentLoaded asks again in case the call after the shell never ran, and `load`
+ * runs it regardless, so a page always hydrates.
  */
-export const RESTORE_DEFERRED_MODULES = `(function(){function go(){document.querySelectorAll('link[rel="${DEFERRED_PRELOAD_REL}"]').forEach(function(l){var n=document.createElement('link');n.rel='modulepreload';n.href=l.getAttribute('href');n.nonce=l.nonce;l.replaceWith(n)});document.querySelectorAll('script[type="${DEFERRED_MODULE_TYPE}"]').forEach(function(s){var n=document.createElement('script');n.type='module';n.nonce=s.nonce;n.textContent=s.textContent;s.replaceWith(n)})}function afterPaint(){if(document.visibilityState==='hidden')setTimeout(go,0);else requestAnimationFrame(function(){setTimeout(go,0)})}if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',afterPaint);else afterPaint()})()`;
+export const DEFINE_MODULE_RESTORE = `(function(){var done=false;function copy(from,to,skip){for(var i=0;i<from.attributes.length;i++){var a=from.attributes[i];if(a.name!==skip&&a.name!=='nonce')to.setAttribute(a.name,a.value)}to.nonce=from.nonce}function go(){if(done)return;done=true;document.querySelectorAll('link[rel="${DEFERRED_PRELOAD_REL}"]').forEach(function(l){var n=document.createElement('link');copy(l,n,'rel');n.rel='modulepreload';l.replaceWith(n)});document.querySelectorAll('script[type="${DEFERRED_MODULE_TYPE}"]').forEach(function(s){var n=document.createElement('script');copy(s,n,'type');n.type='module';n.textContent=s.textContent;s.replaceWith(n)})}window.restoreDeferredModules=function(){var P=window.PerformanceObserver;if(done)return;if(document.visibilityState==='hidden'||!P||!P.supportedEntryTypes||P.supportedEntryTypes.indexOf('paint')<0)return go();var o=new P(function(){o.disconnect();go()});o.observe({type:'paint',buffered:true})};document.addEventListener('DOMContentLoaded',window.restoreDeferredModules);window.addEventListener('load',go)})()`;
+
+/**
+ * Right after React Router's scripts, at the end of the page's shell: the module script is in
+ * the document now, and what streams in later (deferred sections) need not be waited for.
+ */
+export const RESTORE_AFTER_SHELL = 'window.restoreDeferredModules()';

@@ -6,6 +6,10 @@ CREATE TABLE "catalog_version" (
 --> statement-breakpoint
 INSERT INTO "catalog_version" ("id", "version") VALUES (1, 0);
 --> statement-breakpoint
+-- A later migration that writes one of these tables and then alters or indexes it in the same
+-- transaction (the migrator runs pending migrations together) must first run
+-- SET CONSTRAINTS ALL IMMEDIATE: PostgreSQL refuses to alter a table with pending deferred
+-- trigger events.
 -- Bumps the catalogue version once per transaction. It runs as a deferred constraint trigger,
 -- so at commit: the row lock is the last one a writer takes and is held only while it
 -- commits (no deadlock with the product rows checkout locks, no writers queued behind a long
@@ -77,4 +81,16 @@ CREATE TRIGGER categories_catalog_version_truncate AFTER TRUNCATE ON categories
 FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version_now();
 --> statement-breakpoint
 CREATE TRIGGER product_search_catalog_version_truncate AFTER TRUNCATE ON product_search
+FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version_now();
+--> statement-breakpoint
+CREATE TRIGGER product_variants_catalog_version_truncate AFTER TRUNCATE ON product_variants
+FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version_now();
+--> statement-breakpoint
+CREATE TRIGGER product_images_catalog_version_truncate AFTER TRUNCATE ON product_images
+FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version_now();
+--> statement-breakpoint
+CREATE TRIGGER subcategories_catalog_version_truncate AFTER TRUNCATE ON subcategories
+FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version_now();
+--> statement-breakpoint
+CREATE TRIGGER search_words_catalog_version_truncate AFTER TRUNCATE ON search_words
 FOR EACH STATEMENT EXECUTE FUNCTION bump_catalog_version_now();

@@ -80,6 +80,7 @@ export function createSearchAnswers<T extends object>(options: SearchAnswersOpti
     maxSize: options.maxBytes ?? DEFAULT_SEARCH_CACHE_BYTES,
     sizeCalculation: (entry) => Math.max(1, options.sizeOf(entry.answer)),
   });
+  const inFlight = new Map<string, Promise<T>>();
   let hits = 0;
   let misses = 0;
   const currentVersion = options.readVersion;
@@ -95,12 +96,22 @@ export function createSearchAnswers<T extends object>(options: SearchAnswersOpti
         return kept.answer;
       }
       misses++;
-      // Made at least as fresh as `version`: a change committed after the read may be in it
-      // too, which only answers those requests sooner; a later request reads the new number.
-      const answer = Object.freeze(await options.compute(query));
-      const latest = entries.get(key, { allowStale: true, updateAgeOnGet: false });
-      if (!latest || latest.version <= version) entries.set(key, { version, answer });
-      return answer;
+      // Concurrent misses on one query at one version share one search.
+      const flightKey = `${version} ${key}`;
+      let flight = inFlight.get(flightKey);
+      if (!flight) {
+        flight = options.compute(query).then((computed) => {
+          // Made at least as fresh as `version`: a change committed after the read may be in it
+          // too, which only answers those requests sooner; a later request reads the new number.
+          const answer = Object.freeze(computed);
+          const latest = entries.get(key, { allowStale: true, updateAgeOnGet: false });
+          if (!latest || latest.version <= version) entries.set(key, { version, answer });
+          return answer;
+        });
+        inFlight.set(flightKey, flight);
+        void flight.finally(() => inFlight.delete(flightKey)).catch(() => {});
+      }
+      return flight;
     },
 
     state(): SearchAnswersState {

@@ -57,13 +57,19 @@ describe('createDeferredModulesStream', () => {
     );
   });
 
-  it('holds back only a possible tag at the end of a chunk, so streamed parts go out at once', async () => {
+  it('holds back only a tag left open at the end of a chunk, so streamed parts go out at once', async () => {
     const stream = createDeferredModulesStream();
     const written: string[] = [];
     stream.on('data', (piece: Buffer) => written.push(piece.toString('utf8')));
-    stream.write(Buffer.from('<div hidden id="S:0"><p>Ready</p></div>'));
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(written.join('')).toBe('<div hidden id="S:0"><p>Ready</p>');
-    stream.end();
+    const flushed = () => new Promise((resolve) => setImmediate(resolve));
+    stream.write(Buffer.from('<div hidden id="S:0"><p>Ready</p></div><script nonce="n">$RC("B:1","S:1")</script>'));
+    await flushed();
+    expect(written.join('')).toBe('<div hidden id="S:0"><p>Ready</p></div><script nonce="n">$RC("B:1","S:1")</script>');
+    stream.write(Buffer.from('<p>More</p><link rel="modu'));
+    await flushed();
+    expect(written.join('')).toMatch(/<p>More<\/p>$/);
+    stream.end(Buffer.from('lepreload" href="/a.js"/>'));
+    await flushed();
+    expect(written.join('')).toMatch(/<p>More<\/p><link rel="x-modulepreload" href="\/a.js"\/>$/);
   });
 });

@@ -57,6 +57,27 @@ describe('createSearchAnswers', () => {
     expect(answers.state()).toMatchObject({ hits: 1, misses: 2, entries: 1 });
   });
 
+  it('runs one search for concurrent misses on the same query', async () => {
+    let computed = 0;
+    const answers = createSearchAnswers({
+      readVersion: async () => 1,
+      compute: async (q) => {
+        computed++;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return { term: q.term };
+      },
+      sizeOf: () => 10,
+    });
+    const [a, b, c] = await Promise.all([
+      answers.answer(query('saw')),
+      answers.answer(query('saw')),
+      answers.answer(query('drill')),
+    ]);
+    expect(a).toBe(b);
+    expect(c).toEqual({ term: 'drill' });
+    expect(computed).toBe(2);
+  });
+
   it('keeps no more than its byte budget', async () => {
     const answers = createSearchAnswers({
       readVersion: async () => 0,
