@@ -2,13 +2,14 @@ import type { z } from 'zod';
 
 /** zod issues → `{ field: [messages] }`, the first path segment naming the field (nested address fields too). */
 export function fieldErrorsOf(error: z.ZodError, flattenNested = true): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+  // A Map, then own properties: a field named "constructor" or "__proto__" is just a field.
+  const byField = new Map<string, string[]>();
   for (const issue of error.issues) {
     const path = issue.path.map(String);
     const field = (flattenNested ? path[path.length - 1] : path[0]) ?? 'form';
-    errors[field] = [...(errors[field] ?? []), issue.message];
+    byField.set(field, [...(byField.get(field) ?? []), issue.message]);
   }
-  return errors;
+  return Object.fromEntries(byField);
 }
 
 export interface DomainFailure {

@@ -41,11 +41,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const parsed = searchQuerySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) {
-    const errors: Record<string, string[]> = {};
+    const byField = new Map<string, string[]>();
     for (const issue of parsed.error.issues) {
       const field = issue.path.join('.') || 'request';
-      errors[field] = [...(errors[field] ?? []), issue.message];
+      byField.set(field, [...(byField.get(field) ?? []), issue.message]);
     }
+    const errors: Record<string, string[]> = Object.fromEntries(byField);
     throw data({ message: invalidMessage(Object.keys(errors)), errors }, { status: 400 });
   }
   const { search, shop } = context.get(shopContext);

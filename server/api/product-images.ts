@@ -137,11 +137,12 @@ export const productImageRoutes: FastifyPluginAsyncZod = async (app) => {
       const { file, fields } = await readUpload(request);
       const parsed = uploadFieldsSchema.safeParse(fields);
       if (!parsed.success) {
-        const errors: Record<string, string[]> = {};
+        const byField = new Map<string, string[]>();
         for (const issue of parsed.error.issues) {
           const field = String(issue.path[0] ?? 'request');
-          errors[field] = [...(errors[field] ?? []), issue.message];
+          byField.set(field, [...(byField.get(field) ?? []), issue.message]);
         }
+        const errors: Record<string, string[]> = Object.fromEntries(byField);
         const names = Object.keys(errors);
         throw new ValidationError(`Invalid field${names.length > 1 ? 's' : ''}: ${names.join(', ')}`, errors);
       }

@@ -405,6 +405,19 @@ describe('hostile bodies on every account route', () => {
     'POST /api/paymentmethods/:id/set-default',
   ];
 
+  it('answers a bad field named like an Object property ("constructor", "__proto__", "toString") with a 400', async () => {
+    // Found by the property below: with "constructor" in the body, the error list read
+    // Object.prototype.constructor and answered 500.
+    const route = routes[ROUTE_NAMES.indexOf('PUT /api/paymentmethods/:id')] as HostileRoute;
+    const token = (await createSession(shop.database.db, userId, 'hostile')).token;
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const body = `{"paymentType":"Credit Card","provider":"Visa","last4Digits":"4242","expiryMonth":"\\ud80007","expiryYear":2026,"${name}":9007199254740991}`;
+      const response = await send(route.method, route.url, body, 'application/json', token);
+      expectSafeAnswer(response);
+      expect(response.statusCode, `${name}: ${response.body}`).toBe(400);
+    }
+  });
+
   it.each(ROUTE_NAMES.map((name, index) => [name, index] as const))(
     '%s: never a 5xx or a stack trace, signed in or out',
     async (_name, index) => {
