@@ -47,7 +47,9 @@ const FORBIDDEN = Object.values(CARDS).flatMap((spaced) => {
 });
 /** The first twelve digits: a "masked" number that kept too much. Not for 4000 0000 0000, which is mostly zeros. */
 const FORBIDDEN_PREFIXES = ['424242424242', '4242 4242 4242', '555555555555', '5555 5555 5555'];
-const CVV_ALONE = new RegExp(`(?<!\\d)${CVV}(?!\\d)`);
+// The CVV as a token of its own: not inside a longer number, nor inside a hex id such as a
+// request id ("…-d739-…" is a UUID, not the CVV), where it turned up by chance.
+const CVV_ALONE = new RegExp(`(?<![0-9A-Za-z])${CVV}(?![0-9A-Za-z])`);
 
 /** Where a secret was found in a text, or null. */
 function leakIn(text: string): string | null {
