@@ -1,15 +1,16 @@
 import type { z } from 'zod';
+import { groupMessagesByField } from '../../contracts/field-errors.ts';
 
 /** zod issues → `{ field: [messages] }`, the first path segment naming the field (nested address fields too). */
 export function fieldErrorsOf(error: z.ZodError, flattenNested = true): Record<string, string[]> {
-  // A Map, then own properties: a field named "constructor" or "__proto__" is just a field.
-  const byField = new Map<string, string[]>();
-  for (const issue of error.issues) {
-    const path = issue.path.map(String);
-    const field = (flattenNested ? path[path.length - 1] : path[0]) ?? 'form';
-    byField.set(field, [...(byField.get(field) ?? []), issue.message]);
-  }
-  return Object.fromEntries(byField);
+  return groupMessagesByField(
+    error.issues,
+    (issue) => {
+      const path = issue.path.map(String);
+      return (flattenNested ? path[path.length - 1] : path[0]) ?? 'form';
+    },
+    (issue) => issue.message,
+  );
 }
 
 export interface DomainFailure {

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { data, isRouteErrorResponse, Link, useLocation, useNavigate, useNavigation, useRouteError } from 'react-router';
+import { groupMessagesByField } from '../../contracts/field-errors.ts';
 import { MAX_SEARCH_TERM_LENGTH, SEARCH_SORTS, type SearchSort, searchQuerySchema } from '../../contracts/search.ts';
 import { searchHref } from '../../contracts/search-links.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
@@ -41,12 +42,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const parsed = searchQuerySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) {
-    const byField = new Map<string, string[]>();
-    for (const issue of parsed.error.issues) {
-      const field = issue.path.join('.') || 'request';
-      byField.set(field, [...(byField.get(field) ?? []), issue.message]);
-    }
-    const errors: Record<string, string[]> = Object.fromEntries(byField);
+    const errors = groupMessagesByField(
+      parsed.error.issues,
+      (issue) => issue.path.join('.') || 'request',
+      (issue) => issue.message,
+    );
     throw data({ message: invalidMessage(Object.keys(errors)), errors }, { status: 400 });
   }
   const { search, shop } = context.get(shopContext);

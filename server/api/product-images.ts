@@ -2,6 +2,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { groupMessagesByField } from '../../contracts/field-errors.ts';
 import { idSchema } from '../../contracts/params.ts';
 import {
   PICTURE_LIMITS,
@@ -137,12 +138,11 @@ export const productImageRoutes: FastifyPluginAsyncZod = async (app) => {
       const { file, fields } = await readUpload(request);
       const parsed = uploadFieldsSchema.safeParse(fields);
       if (!parsed.success) {
-        const byField = new Map<string, string[]>();
-        for (const issue of parsed.error.issues) {
-          const field = String(issue.path[0] ?? 'request');
-          byField.set(field, [...(byField.get(field) ?? []), issue.message]);
-        }
-        const errors: Record<string, string[]> = Object.fromEntries(byField);
+        const errors = groupMessagesByField(
+          parsed.error.issues,
+          (issue) => String(issue.path[0] ?? 'request'),
+          (issue) => issue.message,
+        );
         const names = Object.keys(errors);
         throw new ValidationError(`Invalid field${names.length > 1 ? 's' : ''}: ${names.join(', ')}`, errors);
       }

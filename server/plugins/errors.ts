@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { groupMessagesByField } from '../../contracts/field-errors.ts';
 import { DomainError, RateLimitedError } from '../domain/errors.ts';
 
 export interface ErrorBody {
@@ -22,16 +23,16 @@ const validationPlaces: Record<string, string> = {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler<FastifyError>((error, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
-      // A Map, then own properties: a field named "constructor" or "__proto__" is just a field.
-      const byField = new Map<string, string[]>();
-      for (const issue of error.validation) {
-        const path = issue.instancePath.slice(1).split('/');
-        // A query or path parameter is one field to the client, even when zod checked it element by element.
-        const inUrl = error.validationContext === 'querystring' || error.validationContext === 'params';
-        const field = (inUrl ? path[0] : path.join('.')) || 'request';
-        byField.set(field, [...(byField.get(field) ?? []), issue.message ?? 'Invalid value']);
-      }
-      const errors: Record<string, string[]> = Object.fromEntries(byField);
+      // A query or path parameter is one field to the client, even when zod checked it element by element.
+      const inUrl = error.validationContext === 'querystring' || error.validationContext === 'params';
+      const errors = groupMessagesByField(
+        error.validation,
+        (issue) => {
+          const path = issue.instancePath.slice(1).split('/');
+          return (inUrl ? path[0] : path.join('.')) || 'request';
+        },
+        (issue) => issue.message ?? 'Invalid value',
+      );
       const fields = Object.keys(errors);
       const place = validationPlaces[error.validationContext ?? ''] ?? 'input';
       const message =
