@@ -636,6 +636,23 @@ function ConfirmStep({
         plan,
       )
     : orderTotals(cart.items, plan);
+  // Until the server's quote arrives the shopper sees the cart's own lines, not an empty
+  // table; Place Order waits for the quote either way.
+  const shownLines = quote
+    ? quote.lines.map((line) => ({
+        key: `${line.productId}:${line.variantId ?? 0}`,
+        name: line.name,
+        variantName: line.variantName,
+        quantity: line.availableQuantity,
+        lineTotal: line.lineTotal,
+      }))
+    : cart.items.map((item) => ({
+        key: `${item.id}:${item.variantId ?? 0}`,
+        name: item.name,
+        variantName: item.variantName ?? null,
+        quantity: item.quantity,
+        lineTotal: item.totalPrice,
+      }));
 
   const place = async () => {
     if (placing) return;
@@ -715,13 +732,13 @@ function ConfirmStep({
           </tr>
         </thead>
         <tbody className="divide-y divide-gray-100">
-          {(quote?.lines ?? []).map((line) => (
-            <tr key={`${line.productId}:${line.variantId ?? 0}`}>
+          {shownLines.map((line) => (
+            <tr key={line.key}>
               <td className="py-2 pr-2">
                 {line.name}
                 {line.variantName ? <span className="block text-xs text-gray-600">{line.variantName}</span> : null}
               </td>
-              <td className="tabular py-2 text-right">{line.availableQuantity}</td>
+              <td className="tabular py-2 text-right">{line.quantity}</td>
               <td className="tabular py-2 text-right">{formatDollars(line.lineTotal)}</td>
             </tr>
           ))}

@@ -317,9 +317,30 @@ describe('a shopper’s cart, checkout and order, start to finish', () => {
   it('a declined card says so and takes nothing; Back keeps both forms; the approved card on a double click places one order', async () => {
     for (const [product] of ordered) stockBeforeOrder.set(product.id, await stockOf(product.id));
     await fillCard(page, { number: DECLINE_CARD, name: 'Matilda Quokka' });
+    // The server's quote is held back: until it comes, the step lists the cart's own lines
+    // (not an empty table) and Place Order waits for it.
+    let releaseQuote!: () => void;
+    const quoteHeld = new Promise<void>((resolve) => {
+      releaseQuote = resolve;
+    });
+    await page.route('**/api/cart/quote', async (route) => {
+      await quoteHeld;
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Review Order' }).click();
     await waitForStep(page, 'Confirmation');
     const step = page.getByRole('region', { name: 'Confirmation' });
+    const itemRows = step.getByRole('table', { name: 'Items in this order' }).locator('tbody tr');
+    await expect.poll(() => itemRows.count(), SETTLE).toBe(ordered.size);
+    for (const [product, quantity] of ordered) {
+      const row = itemRows.filter({ hasText: product.name });
+      expect(await row.count(), product.name).toBe(1);
+      expect(await row.locator('td').nth(1).textContent(), product.name).toBe(String(quantity));
+    }
+    expect(await step.getByRole('button', { name: 'Place Order' }).isDisabled()).toBe(true);
+    releaseQuote();
+    await expect.poll(() => step.getByRole('button', { name: 'Place Order' }).isEnabled(), SETTLE).toBe(true);
+    await page.unroute('**/api/cart/quote');
     expect(await step.textContent()).toContain('Card ending 0002');
     expect(await step.locator('address').textContent()).toContain(custom.address);
     await page.getByRole('button', { name: 'Place Order' }).click();
