@@ -10,10 +10,14 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Fastify from 'fastify';
-import { openDatabase } from '../db/client.ts';
-import { isCatalogueEmpty, seedCatalogue } from '../db/seed/seed-catalogue.ts';
-import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
+import { loadDrizzleAsCommonJs } from '../server/drizzle-as-commonjs.ts';
+
+// As server/main.ts does, so the figures are those of `npm start`.
+loadDrizzleAsCommonJs();
+const { openDatabase } = await import('../db/client.ts');
+const { isCatalogueEmpty, seedCatalogue } = await import('../db/seed/seed-catalogue.ts');
+const { buildApp } = await import('../server/app.ts');
+const { loadConfig } = await import('../server/config.ts');
 
 const products = Number(process.env.BENCH_PRODUCTS ?? 1500);
 const postgresUrl = process.env.BENCH_DATABASE_URL;
@@ -54,9 +58,16 @@ bare.get('/bare', async () => ({ hello: 'world' }));
 // The shop process's memory and CPU time, for the benches' RSS and CPU-per-request figures
 // (this bare server runs in the same process).
 bare.get('/memory', async () => {
-  const { rss, heapUsed } = process.memoryUsage();
+  const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
   const { user, system } = process.cpuUsage();
-  return { rssMb: Math.round(rss / 1048576), heapMb: Math.round(heapUsed / 1048576), cpuMicros: user + system };
+  const mb = (bytes: number) => Math.round(bytes / 1048576);
+  return {
+    rssMb: mb(rss),
+    heapMb: mb(heapUsed),
+    heapTotalMb: mb(heapTotal),
+    externalMb: mb(external),
+    cpuMicros: user + system,
+  };
 });
 await bare.listen({ host: '127.0.0.1', port: 0 });
 

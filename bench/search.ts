@@ -37,6 +37,9 @@ export interface MemoryFigures {
   afterLoadRssMb: number;
   afterSecondRoundRssMb: number;
   heapAfterSecondRoundMb: number;
+  /** V8's whole heap, garbage included, and memory outside it (PGlite's WebAssembly memory, buffers). */
+  heapTotalAfterSecondRoundMb: number;
+  externalAfterSecondRoundMb: number;
 }
 
 /** Rounds of the whole mix timed after the warm-up; each query counts once per round. */
@@ -186,7 +189,12 @@ export async function benchSearch(options: {
   let memory: MemoryFigures;
   try {
     const memoryNow = async () =>
-      (await (await fetch(`${server.bareUrl}/memory`)).json()) as { rssMb: number; heapMb: number };
+      (await (await fetch(`${server.bareUrl}/memory`)).json()) as {
+        rssMb: number;
+        heapMb: number;
+        heapTotalMb: number;
+        externalMb: number;
+      };
     const idle = await memoryNow();
     const page = (await (await fetch(`${server.shopUrl}/api/products?limit=200&sort=newest`)).json()) as ProductPage;
     mix = queryMix(page.items);
@@ -218,6 +226,8 @@ export async function benchSearch(options: {
       afterLoadRssMb: afterLoad.rssMb,
       afterSecondRoundRssMb: afterSecond.rssMb,
       heapAfterSecondRoundMb: afterSecond.heapMb,
+      heapTotalAfterSecondRoundMb: afterSecond.heapTotalMb,
+      externalAfterSecondRoundMb: afterSecond.externalMb,
     };
   } finally {
     await stopServer(server);

@@ -4,6 +4,9 @@ import process from 'node:process';
 // `npm start` sets none: without this the shop rendered its pages with development React, with
 // all its checks. So NODE_ENV is settled before the app's modules (and React) are imported.
 process.env.NODE_ENV ??= process.argv.includes('--dev') ? 'development' : 'production';
+// Before anything imports drizzle: its ES-module build costs the process 100+ MB of heap.
+const { loadDrizzleAsCommonJs } = await import('./drizzle-as-commonjs.ts');
+loadDrizzleAsCommonJs();
 const { openConfiguredDatabase } = await import('../db/open-configured.ts');
 const { isCatalogueEmpty, seedCatalogue } = await import('../db/seed/seed-catalogue.ts');
 const { buildApp } = await import('./app.ts');
