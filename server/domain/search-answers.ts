@@ -83,12 +83,11 @@ export function createSearchAnswers<T extends object>(options: SearchAnswersOpti
   const inFlight = new Map<string, Promise<T>>();
   let hits = 0;
   let misses = 0;
-  const currentVersion = options.readVersion;
 
   return {
     /** The answer for the catalogue as committed when the call was made (or later). Kept answers are frozen. */
     async answer(query: SearchQuery): Promise<T> {
-      const version = await currentVersion();
+      const version = await options.readVersion();
       const key = searchAnswerKey(query);
       const kept = entries.get(key);
       if (kept && kept.version === version) {
