@@ -72,4 +72,20 @@ describe('createDeferredModulesStream', () => {
     await flushed();
     expect(written.join('')).toMatch(/<p>More<\/p><link rel="x-modulepreload" href="\/a.js"\/>$/);
   });
+
+  it('sends what is written in one turn of the event loop as one piece, at the end of that turn', async () => {
+    const stream = createDeferredModulesStream();
+    const written: string[] = [];
+    stream.on('data', (piece: Buffer) => written.push(piece.toString('utf8')));
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    for (let index = 0; index < 40; index += 1) stream.write(Buffer.from(`<p>${index}</p>`));
+    expect(written).toEqual([]);
+    await nextTurn();
+    expect(written).toEqual([Array.from({ length: 40 }, (_, index) => `<p>${index}</p>`).join('')]);
+    // A later turn's writes are a piece of their own; the end sends what is left at once.
+    stream.write(Buffer.from('<p>later</p>'));
+    stream.end(Buffer.from('<p>last</p>'));
+    await new Promise((resolve) => stream.on('end', resolve));
+    expect(written.slice(1).join('')).toBe('<p>later</p><p>last</p>');
+  });
 });
