@@ -37,6 +37,7 @@ import { describeShop } from './domain/shop.ts';
 import { listPageEntries, listProductEntries, listSitemapFiles } from './domain/sitemap.ts';
 import { createSuggestionIndex, loadSuggestionSnapshot } from './domain/suggestion-index.ts';
 import { addToWishlist, listWishlist, listWishlistIds, removeFromWishlist } from './domain/wishlist.ts';
+import { releaseHeapIfGrown } from './release-heap.ts';
 
 /**
  * The domain functions bound to one database, handed to route loaders through
@@ -77,6 +78,8 @@ export function createShopServices(
   const suggestions = createSuggestionIndex({
     load: (stopped) => loadSuggestionSnapshot(db, { stopped }),
     fallback: (term) => autocomplete(db, term),
+    // The build's garbage (and, at start, the seed's) would otherwise stay committed for good.
+    afterBuild: () => releaseHeapIfGrown(),
   });
   changeListeners.add((change) => suggestions.catalogChanged(change));
   /** Drops what the change makes stale in this process's caches and tells every listener (page cache, suggestions). */

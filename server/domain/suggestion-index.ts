@@ -1058,6 +1058,11 @@ export interface SuggestionIndexOptions {
   retryMs?: number;
   /** Answers kept per snapshot (see ANSWER_CACHE_SIZE). */
   cacheSize?: number;
+  /**
+   * Called once a new snapshot is in and the old one let go: a build at 100,000 products
+   * leaves a few hundred MB of heap behind it (the app hands it back, `releaseHeapIfGrown`).
+   */
+  afterBuild?: () => void;
 }
 
 /**
@@ -1134,6 +1139,7 @@ export function createSuggestionIndex(options: SuggestionIndexOptions) {
         answers.clear();
         builds++;
         lastBuildMs = Math.round(performance.now() - startedAt);
+        options.afterBuild?.();
       })
       .catch((error: unknown) => {
         failed = true;

@@ -456,11 +456,12 @@ describe('createSuggestionIndex', () => {
   ).source;
 
   /** An index whose builds the test finishes by hand, counting what the database is asked. */
-  function harness(cacheSize?: number) {
+  function harness(cacheSize?: number, afterBuild?: () => void) {
     const loads: ReturnType<typeof deferred<SuggestionSnapshot | null>>[] = [];
     const asked: string[] = [];
     const index = createSuggestionIndex({
       ...(cacheSize ? { cacheSize } : {}),
+      ...(afterBuild ? { afterBuild } : {}),
       load: () => {
         const load = deferred<SuggestionSnapshot | null>();
         loads.push(load);
@@ -554,6 +555,34 @@ describe('createSuggestionIndex', () => {
     loads[1]!.resolve(await buildSuggestionSnapshot(source));
     await index.whenCurrent();
     expect(index.state().current).toBe(true);
+    await index.close();
+  });
+
+  it('calls afterBuild once per snapshot taken in, when it already answers, and not for a failed build', async () => {
+    const seen: { builds: number; current: boolean }[] = [];
+    const { index, loads } = harness(undefined, () => {
+      const { builds, current } = index.state();
+      seen.push({ builds, current });
+    });
+    index.start({ warn: () => {} });
+    loads[0]!.reject(new Error('connection refused'));
+    await tick(40);
+    expect(seen).toEqual([]);
+    loads[1]!.resolve(await buildSuggestionSnapshot(source));
+    await index.whenCurrent();
+    expect(seen).toEqual([{ builds: 1, current: true }]);
+    index.catalogChanged({ everything: true });
+    await tick();
+    // A build given up (the index closing) takes nothing in.
+    loads[2]!.resolve(null);
+    await tick();
+    expect(seen).toHaveLength(1);
+    loads[3]!.resolve(await buildSuggestionSnapshot(source));
+    await index.whenCurrent();
+    expect(seen).toEqual([
+      { builds: 1, current: true },
+      { builds: 2, current: true },
+    ]);
     await index.close();
   });
 

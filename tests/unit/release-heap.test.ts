@@ -1,0 +1,35 @@
+import { getHeapStatistics } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { releaseHeap, releaseHeapIfGrown } from '../../server/release-heap.ts';
+
+const MB = 1024 * 1024;
+const committed = () => getHeapStatistics().total_heap_size;
+
+/** Grows the heap by about `mb` MB of arrays that survive into the old generation, then drops them. */
+function growHeap(mb: number): void {
+  let kept: number[][] = [];
+  for (let index = 0; index < mb / 2; index++) kept.push(Array.from({ length: 131_072 }, (_, at) => at + 0.5));
+  expect(kept).toHaveLength(mb / 2);
+  kept = [];
+}
+
+describe('releaseHeap', () => {
+  it('hands back heap V8 grew for garbage, without --expose-gc or a global gc', () => {
+    growHeap(300);
+    const before = committed();
+    const pauseMs = releaseHeap();
+    expect(before - committed()).toBeGreaterThan(200 * MB);
+    expect(pauseMs).toBeGreaterThan(0);
+    expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+  });
+
+  it('releaseHeapIfGrown pauses only once the heap has grown by the slack since the last release', () => {
+    releaseHeap();
+    expect(releaseHeapIfGrown(0)).not.toBeNull();
+    expect(releaseHeapIfGrown(64 * MB)).toBeNull();
+    growHeap(200);
+    const before = committed();
+    expect(releaseHeapIfGrown(64 * MB)).not.toBeNull();
+    expect(before - committed()).toBeGreaterThan(100 * MB);
+  });
+});
