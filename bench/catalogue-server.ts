@@ -7,8 +7,9 @@
  * cached on disk under bench/.data so the 100,000-product seed is made once),
  * BENCH_STOREFRONT=1 (serve the built storefront as well).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { getHeapSpaceStatistics } from 'node:v8';
 import Fastify from 'fastify';
 import { loadDrizzleAsCommonJs } from '../server/drizzle-as-commonjs.ts';
 
@@ -67,6 +68,15 @@ bare.get('/memory', async () => {
     heapTotalMb: mb(heapTotal),
     externalMb: mb(external),
     cpuMicros: user + system,
+    // Where the resident memory is: V8's spaces (committed), and the kernel's split of RSS.
+    spacesMb: Object.fromEntries(
+      getHeapSpaceStatistics().map((space) => [space.space_name, mb(space.physical_space_size)]),
+    ),
+    rssSplitMb: Object.fromEntries(
+      [...readFileSync('/proc/self/status', 'utf8').matchAll(/^(RssAnon|RssFile|RssShmem):\s+(\d+) kB$/gm)].map(
+        ([, name, kb]) => [name, Math.round(Number(kb) / 1024)],
+      ),
+    ),
   };
 });
 await bare.listen({ host: '127.0.0.1', port: 0 });

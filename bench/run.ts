@@ -194,7 +194,7 @@ function reportSearch(figures: SearchFigures): void {
   const growth = memory.afterSecondRoundRssMb - memory.afterLoadRssMb;
   const growthOk = growth <= MEMORY_BUDGETS.secondRoundGrowthMb;
   console.log(
-    `  server memory${memory.withPages ? '' : ' (API only: no storefront build)'}: RSS ${memory.idleRssMb} MB idle, ${memory.afterLoadRssMb} MB after the load, ${memory.afterSecondRoundRssMb} MB after a second round (heap ${memory.heapAfterSecondRoundMb} MB used of ${memory.heapTotalAfterSecondRoundMb} MB, ${memory.externalAfterSecondRoundMb} MB outside it) — ${rssOk && growthOk ? 'ok' : 'MISSED'} (≤${rssBudget} MB at 100,000 products, second round ≤+${MEMORY_BUDGETS.secondRoundGrowthMb} MB)`,
+    `  server memory${memory.withPages ? '' : ' (API only: no storefront build)'}: RSS ${memory.idleRssMb} MB idle, ${memory.afterLoadRssMb} MB after the load, ${memory.afterSecondRoundRssMb} MB after a second round (heap ${memory.heapAfterSecondRoundMb} MB used of ${memory.heapTotalAfterSecondRoundMb} MB, young generation ${memory.newSpaceAfterSecondRoundMb} MB of it; ${memory.externalAfterSecondRoundMb} MB outside it) — ${rssOk && growthOk ? 'ok' : 'MISSED'} (≤${rssBudget} MB at 100,000 products, second round ≤+${MEMORY_BUDGETS.secondRoundGrowthMb} MB)`,
   );
   if (!rssOk) failures.push(`server RSS after load at ${figures.products} products on ${figures.database}`);
   if (!growthOk)

@@ -40,6 +40,8 @@ export interface MemoryFigures {
   /** V8's whole heap, garbage included, and memory outside it (PGlite's WebAssembly memory, buffers). */
   heapTotalAfterSecondRoundMb: number;
   externalAfterSecondRoundMb: number;
+  /** V8's young generation (committed) after the second round: it grows under load, up to twice the semi-space size. */
+  newSpaceAfterSecondRoundMb: number;
 }
 
 /** Rounds of the whole mix timed after the warm-up; each query counts once per round. */
@@ -194,6 +196,7 @@ export async function benchSearch(options: {
         heapMb: number;
         heapTotalMb: number;
         externalMb: number;
+        spacesMb: Record<string, number>;
       };
     const idle = await memoryNow();
     const page = (await (await fetch(`${server.shopUrl}/api/products?limit=200&sort=newest`)).json()) as ProductPage;
@@ -228,6 +231,7 @@ export async function benchSearch(options: {
       heapAfterSecondRoundMb: afterSecond.heapMb,
       heapTotalAfterSecondRoundMb: afterSecond.heapTotalMb,
       externalAfterSecondRoundMb: afterSecond.externalMb,
+      newSpaceAfterSecondRoundMb: afterSecond.spacesMb.new_space ?? 0,
     };
   } finally {
     await stopServer(server);
