@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Category, ProductPage } from '../contracts/catalog.ts';
 import { type LoadResult, measureLoad } from './load.ts';
@@ -13,6 +14,16 @@ export interface ServerHandle {
   database: string;
 }
 
+/**
+ * The Node flags `npm start` gives the shop (package.json's start script), so the bench's
+ * server is sized as a running shop is; BENCH_SERVER_FLAGS replaces them for an experiment.
+ */
+export function startScriptNodeFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+  const words = scripts.start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
+}
+
 /** Starts bench/catalogue-server.ts in its own process and waits for its ready line. */
 export async function startServer(
   products: number,
@@ -21,7 +32,7 @@ export async function startServer(
 ): Promise<ServerHandle> {
   const child = spawn(
     process.execPath,
-    [...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? []), 'bench/catalogue-server.ts'],
+    [...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? startScriptNodeFlags()), 'bench/catalogue-server.ts'],
     {
       env: {
         ...process.env,

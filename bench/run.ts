@@ -5,7 +5,7 @@
  * Storefront: --runs 3 (Lighthouse runs per page, median counts)  --page-products 1500
  * --skip-build (use the build in BUILD_DIR as it is).
  * --only api,accounts,search,orders,images,csv,pages,lighthouse,bundle picks suites (default: all nine).
- * BENCH_SERVER_FLAGS='--max-semi-space-size=4' passes Node flags to the API/pages server process only.
+ * The API/pages server process runs with npm start's Node flags; BENCH_SERVER_FLAGS='--max-semi-space-size=16' replaces them.
  * Exits 1 when a budget is missed.
  */
 import { parseArgs } from 'node:util';
