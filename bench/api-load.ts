@@ -32,7 +32,10 @@ export async function startServer(
 ): Promise<ServerHandle> {
   const child = spawn(
     process.execPath,
-    [...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? startScriptNodeFlags()), 'bench/catalogue-server.ts'],
+    [
+      ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? startScriptNodeFlags()),
+      'bench/catalogue-server.ts',
+    ],
     {
       env: {
         ...process.env,
