@@ -17,6 +17,7 @@ import type { AccountSummary } from '../contracts/account-fields.ts';
 import type { Route } from './+types/root';
 import appStylesheet from './app.css?url';
 import { CartSync } from './components/cart-sync.tsx';
+import { IconSprite } from './components/icon-sprite.tsx';
 import { NotFoundPage } from './components/not-found-page.tsx';
 import { SiteFooter } from './components/site-footer.tsx';
 import { SiteHeader } from './components/site-header.tsx';
@@ -109,6 +110,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           Skip to content
         </a>
+        <IconSprite />
         {data ? <SiteHeader shop={data.shop} categories={data.categories} account={data.account} /> : null}
         {data?.account ? <WishlistMerge /> : null}
         {data ? <CartSync userKey={data.account ? String(data.account.id) : null} /> : null}

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { Product } from '../../contracts/catalog.ts';
 import { formatDollars } from '../../contracts/money.ts';
 import { addToCart, type NewCartItem, quantityInCart, updateCart, useCart } from '../lib/cart.ts';
+import { SpriteSvg } from './icon-sprite.tsx';
 import { RatingStars } from './rating-stars.tsx';
 import { StockLine } from './stock-line.tsx';
 import { WishlistButton } from './wishlist-button.tsx';
@@ -138,24 +139,13 @@ function AddToCartButton({ product, describedBy }: { product: Product; described
         }}
         className="mt-2 flex w-full items-center justify-center gap-2 whitespace-nowrap rounded-md bg-accent px-2 py-2.5 text-[0.8rem] font-bold uppercase tracking-wide text-ink transition-colors hover:bg-accent-dark active:translate-y-px sm:text-sm"
       >
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
+        <SpriteSvg
+          icon={added ? 'check' : 'cart'}
           className="h-4 w-4"
           fill="none"
           stroke="currentColor"
           strokeWidth={2.4}
-        >
-          {added ? (
-            <path d="M5 12.5l4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" />
-          ) : (
-            <path
-              d="M3 4h2.2l2.1 10.2a1.5 1.5 0 0 0 1.5 1.2h8.4a1.5 1.5 0 0 0 1.5-1.1L20.5 8H6.1M9.5 20h.01M17 20h.01"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          )}
-        </svg>
+        />
         Add to Cart
       </button>
       <span role="status" className="sr-only">

@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { type ListingOptions, type ListingState, listingSearch, RATING_OPTIONS } from '../../contracts/listing.ts';
 import { type BrandFacet, loadListingParser } from '../lib/listing.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
+import { STAR_PATH } from './icon-sprite.tsx';
 import { PriceRangeFieldset, usePriceBoxesFollowUrl } from './price-range-fieldset.tsx';
 
 interface ProductFiltersProps {
@@ -19,8 +20,6 @@ interface ProductFiltersProps {
   /** Called after a change is applied (the phone drawer closes on "Apply"). */
   onApplied?: (source: 'auto' | 'button') => void;
 }
-
-const STAR_PATH = 'M10 1.5l2.6 5.3 5.9.9-4.2 4.1 1 5.8L10 14.9l-5.3 2.7 1-5.8L1.5 7.7l5.9-.9z';
 
 /** URLSearchParams from a submitted form, the same pairs a browser would put in a GET URL. */
 function formSearchParams(form: HTMLFormElement, submitter: HTMLElement | null): URLSearchParams {

@@ -1,3 +1,5 @@
+import { SpriteSvg } from './icon-sprite.tsx';
+
 /** Clamps a rating to 0–5; anything that is not a finite number counts as 0. */
 export function clampRating(rating: number): number {
   return Math.min(5, Math.max(0, Number.isFinite(rating) ? rating : 0));
@@ -17,14 +19,6 @@ export function ratingLabel(rating: number, count: number): string {
   return `Rated ${clampRating(rating).toFixed(1)} out of 5 from ${count} ${count === 1 ? 'review' : 'reviews'}`;
 }
 
-const STAR_PATH = 'M10 1.5l2.6 5.3 5.9.9-4.2 4.1 1 5.8L10 14.9l-5.3 2.7 1-5.8L1.5 7.7l5.9-.9z';
-/** Five stars side by side, 20 units apart, so a card carries two small SVGs rather than ten. */
-function FiveStars() {
-  return Array.from({ length: 5 }, (_, index) => (
-    <path key={index} d={STAR_PATH} transform={index ? `translate(${index * 20} 0)` : undefined} />
-  ));
-}
-
 const SIZES = { sm: 'h-4 w-20', md: 'h-5 w-25' } as const;
 
 /** How much of the five-star row is gold: whole stars plus half a star when the rating earns one. */
@@ -40,14 +34,10 @@ export function RatingStars({ rating, count, size = 'sm' }: { rating: number; co
   return (
     <div className="flex items-center gap-1 text-xs text-gray-600" role="img" aria-label={ratingLabel(rating, count)}>
       <span className={`relative block shrink-0 ${box}`} aria-hidden="true">
-        <svg aria-hidden="true" viewBox="0 0 100 20" className={`absolute inset-0 ${box} fill-gray-300`}>
-          <FiveStars />
-        </svg>
+        <SpriteSvg icon="stars" className={`absolute inset-0 ${box} fill-gray-300`} />
         {fill > 0 ? (
           <span className="absolute inset-y-0 left-0 overflow-hidden" style={{ width: `${fill}%` }} data-fill={fill}>
-            <svg aria-hidden="true" viewBox="0 0 100 20" className={`${box} max-w-none fill-star`}>
-              <FiveStars />
-            </svg>
+            <SpriteSvg icon="stars" className={`${box} max-w-none fill-star`} />
           </span>
         ) : null}
       </span>

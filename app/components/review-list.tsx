@@ -1,11 +1,10 @@
 import { useId, useState } from 'react';
 import type { Review } from '../../contracts/catalog.ts';
+import { STAR_PATH } from './icon-sprite.tsx';
 import { RatingStars } from './rating-stars.tsx';
 
 /** Reviews rendered with the page; the rest of those loaded appear on 'Show more reviews'. */
 export const REVIEWS_SHOWN_FIRST = 5;
-
-const STAR_PATH = 'M10 1.5l2.6 5.3 5.9.9-4.2 4.1 1 5.8L10 14.9l-5.3 2.7 1-5.8L1.5 7.7l5.9-.9z';
 
 const dateFormat = new Intl.DateTimeFormat('en-AU', {
   day: 'numeric',

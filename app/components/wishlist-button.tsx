@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useFetcher, useRouteLoaderData } from 'react-router';
 import type { AccountSummary } from '../../contracts/account-fields.ts';
 import { createLocalStore } from '../lib/local-store.ts';
+import { SpriteSvg } from './icon-sprite.tsx';
 
 /*
  * Hearts of a signed-out shopper live in this browser (localStorage) and are merged into
@@ -51,25 +52,19 @@ export function WishlistMerge() {
   return null;
 }
 
-const HEART_PATH =
-  'M12 20.5s-7.5-4.6-9.3-9.2C1.5 8.1 3.6 4.5 7.2 4.5c2 0 3.5 1.1 4.8 2.9 1.3-1.8 2.8-2.9 4.8-2.9 3.6 0 5.7 3.6 4.5 6.8-1.8 4.6-9.3 9.2-9.3 9.2z';
-
 const BUTTON_CLASS =
   'flex h-9 w-9 items-center justify-center rounded-full border border-gray-200 bg-white/95 text-gray-600 shadow-sm transition-colors hover:border-sale hover:text-sale aria-pressed:border-sale aria-pressed:text-sale';
 
 function Heart({ filled }: { filled: boolean }) {
   return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
+    <SpriteSvg
+      icon="heart"
       className="h-5 w-5"
       fill={filled ? 'currentColor' : 'none'}
       stroke="currentColor"
       strokeWidth={2}
       strokeLinejoin="round"
-    >
-      <path d={HEART_PATH} />
-    </svg>
+    />
   );
 }
 
