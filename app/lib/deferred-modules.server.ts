@@ -23,10 +23,15 @@ export function deferModuleTags(html: string, state: { scriptDeferred: boolean }
  * parts of the page are not delayed.
  *
  * What React writes in one turn of the event loop leaves as one piece, at the end of that
- * turn: React writes a page in 2 kB chunks, and every chunk cost its own trip through the
- * web stream, the reply and a zlib call on the thread pool (a signed-in product page is about
- * forty of them). Nothing waits on anything but the current turn, so streaming is unchanged.
+ * turn: React writes a page in chunks of a few kB, and every chunk cost its own trip through
+ * the web stream, the reply and a zlib call on the thread pool (a signed-in product page is
+ * about forty of them). Nothing waits on anything but the current turn, so streaming is
+ * unchanged. Past `PIECE_BYTES` a piece goes at once, through the transform's own output, so
+ * a slow reader still holds the writer back.
  */
+/** A piece this large leaves without waiting for the end of the turn (a stream's usual high-water mark). */
+const PIECE_BYTES = 16 * 1024;
+
 export function createDeferredModulesStream(): Transform {
   const decoder = new StringDecoder('utf8');
   const state = { scriptDeferred: false };
@@ -49,6 +54,12 @@ export function createDeferredModulesStream(): Transform {
       const holdFrom = lastTag >= 0 && !text.includes('>', lastTag) ? lastTag : text.length;
       held = text.slice(holdFrom);
       pending += text.slice(0, holdFrom);
+      if (pending.length >= PIECE_BYTES) {
+        const piece = pending;
+        pending = '';
+        done(null, piece);
+        return;
+      }
       scheduled ??= setImmediate(sendPending);
       done();
     },

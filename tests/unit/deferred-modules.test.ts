@@ -73,6 +73,17 @@ describe('createDeferredModulesStream', () => {
     expect(written.join('')).toMatch(/<p>More<\/p><link rel="x-modulepreload" href="\/a.js"\/>$/);
   });
 
+  it('holds a writer back while nobody reads: a large piece leaves at once, through the stream', () => {
+    const stream = createDeferredModulesStream();
+    // No reader: whatever the stream passes on waits in its buffer, and past its high-water
+    // mark write() says to stop. Pieces kept aside for the end of the turn would never say so.
+    const chunk = Buffer.from(`<p>${'x'.repeat(4089)}</p>`);
+    let accepted = 0;
+    while (accepted < 64 && stream.write(chunk)) accepted += 1;
+    expect(accepted).toBeLessThan(64);
+    stream.destroy();
+  });
+
   it('sends what is written in one turn of the event loop as one piece, at the end of that turn', async () => {
     const stream = createDeferredModulesStream();
     const written: string[] = [];
