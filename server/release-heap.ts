@@ -21,7 +21,9 @@ function collector(): CollectGarbage {
   try {
     collectGarbage = runInNewContext('gc') as CollectGarbage;
   } finally {
-    setFlagsFromString('--no-expose-gc');
+    // Left on when the process was started with it (a context made later expects its gc).
+    const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+    if (!given.some((flag) => flag === '--expose-gc' || flag === '--expose_gc')) setFlagsFromString('--no-expose-gc');
   }
   return collectGarbage;
 }
@@ -42,13 +44,18 @@ export function releaseHeap(): number {
   return performance.now() - startedAt;
 }
 
-/** V8's committed heap after the last release: growth is measured from here. */
-let committedAfterRelease = 0;
+/**
+ * V8's committed heap after the last release, or when this module was loaded (the shop loads
+ * it with its services, before the database opens and the demo seed runs): growth is
+ * measured from here.
+ */
+let committedAfterRelease = getHeapStatistics().total_heap_size;
 
 /**
  * `releaseHeap` when the committed heap has grown by more than `slackBytes` since the last
- * release (or since start), so a small build, or a test process building many small
- * indexes, pays no pause for nothing. Returns the pause in ms, or null when it did not run.
+ * release (or since this module was loaded), so a small build, or a test process building
+ * many small indexes, pays no pause for nothing. Returns the pause in ms, or null when it
+ * did not run.
  */
 export function releaseHeapIfGrown(slackBytes = 64 * 1024 * 1024): number | null {
   if (getHeapStatistics().total_heap_size - committedAfterRelease < slackBytes) return null;

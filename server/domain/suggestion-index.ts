@@ -510,14 +510,23 @@ export interface SuggestionSnapshot {
  * saying where each begins. At 100,000 products a string per code took 15 MB of heap; this
  * takes 4.
  */
-interface CodeBucket {
+export interface CodeBucket {
   rests: string;
   starts: Int32Array;
   products: Int32Array;
 }
 
+/** One bucket from each code's characters after the key and its product. */
+export function packCodeBucket(rests: readonly string[], products: Int32Array): CodeBucket {
+  const starts = new Int32Array(rests.length + 1);
+  rests.forEach((rest, index) => {
+    starts[index + 1] = starts[index]! + rest.length + 1;
+  });
+  return { rests: `${rests.join('\n')}\n`, starts, products };
+}
+
 /** Whether the code at `index` of the bucket begins with (or, `whole`, is) the key followed by `rest`. */
-function codeMatches(bucket: CodeBucket, index: number, rest: string, whole: boolean): boolean {
+export function codeMatches(bucket: CodeBucket, index: number, rest: string, whole: boolean): boolean {
   const start = bucket.starts[index]!;
   if (whole && bucket.starts[index + 1]! - 1 - start !== rest.length) return false;
   // `rest` holds no newline, so a match cannot run on into the next code.
@@ -654,15 +663,13 @@ class SnapshotBuilder {
     const codes = new Map<string, CodeBucket>();
     let renumbered = 0;
     for (const [key, bucket] of this.codeKeys) {
-      const starts = new Int32Array(bucket.rests.length + 1);
-      bucket.rests.forEach((rest, index) => {
-        starts[index + 1] = starts[index]! + rest.length + 1;
-      });
-      codes.set(key, {
-        rests: `${bucket.rests.join('\n')}\n`,
-        starts,
-        products: Int32Array.from(bucket.products, (load) => rankOfLoad[load]!),
-      });
+      codes.set(
+        key,
+        packCodeBucket(
+          bucket.rests,
+          Int32Array.from(bucket.products, (load) => rankOfLoad[load]!),
+        ),
+      );
       renumbered += bucket.products.length;
       if (renumbered > 100_000) {
         renumbered = 0;
@@ -1170,7 +1177,15 @@ export function createSuggestionIndex(options: SuggestionIndexOptions) {
         answers.clear();
         builds++;
         lastBuildMs = Math.round(performance.now() - startedAt);
-        options.afterBuild?.();
+        try {
+          options.afterBuild?.();
+        } catch (error) {
+          // The snapshot is in: what runs after it must not make the build count as failed.
+          log.warn(
+            { reason: error instanceof Error ? error.message : String(error) },
+            'after the suggestion index build',
+          );
+        }
       })
       .catch((error: unknown) => {
         failed = true;

@@ -1,4 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { releaseHeap, releaseHeapIfGrown } from '../../server/release-heap.ts';
 
@@ -14,18 +15,19 @@ function growHeap(mb: number): void {
 }
 
 describe('releaseHeap', () => {
-  it('hands back heap V8 grew for garbage, without --expose-gc or a global gc', () => {
+  it('hands back heap V8 grew for garbage, without --expose-gc left on', () => {
     growHeap(300);
     const before = committed();
     const pauseMs = releaseHeap();
     expect(before - committed()).toBeGreaterThan(200 * MB);
     expect(pauseMs).toBeGreaterThan(0);
-    expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+    // The flag was on only while the collector was taken: a context made now has no gc.
+    expect(runInNewContext('typeof gc')).toBe('undefined');
   });
 
   it('releaseHeapIfGrown pauses only once the heap has grown by the slack since the last release', () => {
-    releaseHeap();
-    expect(releaseHeapIfGrown(0)).not.toBeNull();
+    growHeap(200);
+    expect(releaseHeapIfGrown(64 * MB)).not.toBeNull();
     expect(releaseHeapIfGrown(64 * MB)).toBeNull();
     growHeap(200);
     const before = committed();

@@ -4,8 +4,10 @@ import type { Suggestion } from '../../contracts/search.ts';
 import { buildTsQuery, tokenize } from '../../server/domain/search-terms.ts';
 import {
   buildSuggestionSnapshot,
+  codeMatches,
   createSuggestionIndex,
   englishLexeme,
+  packCodeBucket,
   parseTsQuery,
   parseTsVector,
   type SuggestionNamedRow,
@@ -432,6 +434,36 @@ describe('suggestFromSnapshot', () => {
     }
     // Half a model number: every product it starts, best known first.
     expect(suggestFromSnapshot(snapshot, 'vxhd85').map((s) => s.referenceId)).toEqual([1, 3, 2]);
+  });
+});
+
+describe('code buckets', () => {
+  // What follows a code's three-character key: 'simple' lexemes hold no whitespace.
+  const rest = fc.string({ unit: fc.constantFrom('a', 'b', '1', '-', 'é'), maxLength: 6 });
+
+  it('match exactly as startsWith and === on each code did, empty and longest codes included', () => {
+    fc.assert(
+      fc.property(fc.array(rest, { maxLength: 8 }), rest, (rests, query) => {
+        const bucket = packCodeBucket(
+          rests,
+          Int32Array.from(rests, (_, index) => index),
+        );
+        rests.forEach((code, index) => {
+          expect(codeMatches(bucket, index, query, false)).toBe(code.startsWith(query));
+          expect(codeMatches(bucket, index, query, true)).toBe(code === query);
+        });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a three-character code is the whole key: every code matches its empty rest, only it matches whole', () => {
+    const bucket = packCodeBucket(['', 'd12', ''], Int32Array.of(5, 6, 7));
+    expect([0, 1, 2].map((index) => codeMatches(bucket, index, '', false))).toEqual([true, true, true]);
+    expect([0, 1, 2].map((index) => codeMatches(bucket, index, '', true))).toEqual([true, false, true]);
+    // A query longer than a code does not run on into the next one.
+    expect(codeMatches(bucket, 0, 'd12', false)).toBe(false);
+    expect(codeMatches(bucket, 1, 'd123', false)).toBe(false);
   });
 });
 
