@@ -21,7 +21,10 @@ export interface ServerHandle {
 export function startScriptNodeFlags(): string[] {
   const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
   const words = scripts.start.split(/\s+/);
-  return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
+  const afterNode = words.slice(words.indexOf('node') + 1);
+  // Node's flags come before the script; what follows the script is the script's own.
+  const script = afterNode.findIndex((word) => !word.startsWith('--'));
+  return script === -1 ? afterNode : afterNode.slice(0, script);
 }
 
 /** Starts bench/catalogue-server.ts in its own process and waits for its ready line. */

@@ -72,11 +72,14 @@ bare.get('/memory', async () => {
     spacesMb: Object.fromEntries(
       getHeapSpaceStatistics().map((space) => [space.space_name, mb(space.physical_space_size)]),
     ),
-    rssSplitMb: Object.fromEntries(
-      [...readFileSync('/proc/self/status', 'utf8').matchAll(/^(RssAnon|RssFile|RssShmem):\s+(\d+) kB$/gm)].map(
-        ([, name, kb]) => [name, Math.round(Number(kb) / 1024)],
-      ),
-    ),
+    // Linux only; elsewhere the split is left out.
+    rssSplitMb: existsSync('/proc/self/status')
+      ? Object.fromEntries(
+          [...readFileSync('/proc/self/status', 'utf8').matchAll(/^(RssAnon|RssFile|RssShmem):\s+(\d+) kB$/gm)].map(
+            ([, name, kb]) => [name, Math.round(Number(kb) / 1024)],
+          ),
+        )
+      : {},
   };
 });
 await bare.listen({ host: '127.0.0.1', port: 0 });

@@ -31,7 +31,7 @@ const symbolId = (icon: SpriteIcon) => `icon-${icon}`;
 /** Every sprite icon as a <symbol>, hidden; rendered once by the root layout. */
 export function IconSprite() {
   return (
-    <svg aria-hidden="true" className="hidden">
+    <svg aria-hidden="true" className="hidden" width="0" height="0">
       <symbol id={symbolId('stars')} viewBox={SPRITE_ICONS.stars}>
         {[0, 1, 2, 3, 4].map((index) => (
           <path key={index} d={STAR_PATH} transform={index ? `translate(${index * 20} 0)` : undefined} />
