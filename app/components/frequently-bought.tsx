@@ -1,35 +1,13 @@
 import { Link } from 'react-router';
-import type { Product } from '../../contracts/catalog.ts';
 import { formatDollars } from '../../contracts/money.ts';
+import type { ProductCardItem } from '../../contracts/product-card.ts';
 import { addToCart, quantityInCart, updateCart, useCart } from '../lib/cart.ts';
 import { availableStock, canonicalProductPath } from '../lib/product-page.ts';
 import { sellingPrice } from '../lib/seo.ts';
 import { RatingStars } from './rating-stars.tsx';
 
-/** What a related item's row needs; the loader sends only these fields. */
-export type RelatedItem = Pick<
-  Product,
-  | 'id'
-  | 'name'
-  | 'sku'
-  | 'brandName'
-  | 'price'
-  | 'discountPrice'
-  | 'imageUrl'
-  | 'stockQuantity'
-  | 'averageRating'
-  | 'reviewCount'
->;
-
-/** Trims a related product to a RelatedItem, keeping descriptions and specifications out of the page's data. */
-export function toRelatedItem(product: Product): RelatedItem {
-  const { id, name, sku, brandName, price, discountPrice, imageUrl, stockQuantity, averageRating, reviewCount } =
-    product;
-  return { id, name, sku, brandName, price, discountPrice, imageUrl, stockQuantity, averageRating, reviewCount };
-}
-
 interface FrequentlyBoughtProps {
-  products: RelatedItem[];
+  products: ProductCardItem[];
   /** Called after an item went into the cart, to announce it. */
   onAdded: (message: string) => void;
 }

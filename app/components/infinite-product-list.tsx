@@ -1,6 +1,7 @@
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import type { Product, ProductPage } from '../../contracts/catalog.ts';
+import type { ProductPage } from '../../contracts/catalog.ts';
+import type { ProductCardItem, ProductCardPage } from '../../contracts/product-card.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import { FIRST_SCREEN_CARDS, ProductGrid } from './product-grid.tsx';
 import { EmptyBox, primaryButton } from './product-listing.tsx';
@@ -21,14 +22,14 @@ export interface InfiniteListTexts {
 
 interface InfiniteProductListProps {
   /** What the server rendered: the first `batches` × 8 products. */
-  initial: ProductPage;
+  initial: ProductCardPage;
   batches: number;
   /** The /api endpoint with the same order as the server's first page, asked for `?page=N&limit=8`. */
   endpoint: string;
   texts: InfiniteListTexts;
   /** The no-JavaScript "Show more" link for the given number of batches. */
   moreHref: (batches: number) => string;
-  decorate?: (product: Product) => ReactNode;
+  decorate?: (product: ProductCardItem) => ReactNode;
   label: string;
 }
 
@@ -50,7 +51,7 @@ export function InfiniteProductList({
   label,
 }: InfiniteProductListProps) {
   const hydrated = useHydrated();
-  const [items, setItems] = useState<Product[]>(initial.items);
+  const [items, setItems] = useState<ProductCardItem[]>(initial.items);
   const [totalCount, setTotalCount] = useState(initial.totalCount);
   const [nextPage, setNextPage] = useState(batches + 1);
   const [status, setStatus] = useState<Status>('idle');

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
-import type { Product } from '../../contracts/catalog.ts';
 import { formatDollars } from '../../contracts/money.ts';
+import type { ProductCardItem } from '../../contracts/product-card.ts';
 import { addToCart, type NewCartItem, quantityInCart, updateCart, useCart } from '../lib/cart.ts';
 import { SpriteSvg } from './icon-sprite.tsx';
 import { RatingStars } from './rating-stars.tsx';
@@ -9,7 +9,7 @@ import { StockLine } from './stock-line.tsx';
 import { WishlistButton } from './wishlist-button.tsx';
 
 interface ProductCardProps {
-  product: Product;
+  product: ProductCardItem;
   /** Where the card links; defaults to the product page. */
   href?: string;
   /**
@@ -20,7 +20,7 @@ interface ProductCardProps {
 }
 
 /** The cart line a product becomes: the price a shopper pays now, capped at the stock on hand. */
-export function toCartItem(product: Product): NewCartItem {
+export function toCartItem(product: ProductCardItem): NewCartItem {
   return {
     id: product.id,
     name: product.name,
@@ -105,7 +105,7 @@ export function ProductCard({ product, href = `/product/${product.id}`, imageLoa
  * One unit per click (spec §4). Out of stock once the cart holds everything on
  * hand; the server renders an empty cart, so the button is exact after hydration.
  */
-function AddToCartButton({ product, describedBy }: { product: Product; describedBy: string }) {
+function AddToCartButton({ product, describedBy }: { product: ProductCardItem; describedBy: string }) {
   const cart = useCart();
   const [added, setAdded] = useState(0);
   const available = product.stockQuantity - quantityInCart(cart, product.id);

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Product } from '../../contracts/catalog.ts';
+import type { ProductCardItem } from '../../contracts/product-card.ts';
 import { ProductCard } from './product-card.tsx';
 
 /** with-sidebar: next to the filter column; full: page width, 4 across (rows of 8 fill evenly); wide: 5 across. */
@@ -15,12 +15,12 @@ const GRID_COLUMNS: Record<GridLayout, string> = {
 export const FIRST_SCREEN_CARDS = 4;
 
 interface ProductGridProps {
-  products: readonly Product[];
+  products: readonly ProductCardItem[];
   /** Where each card links; the product page by default. */
-  hrefFor?: (product: Product) => string;
+  hrefFor?: (product: ProductCardItem) => string;
   layout?: GridLayout;
   /** Something drawn over each card, e.g. the redemption badge. */
-  decorate?: (product: Product) => ReactNode;
+  decorate?: (product: ProductCardItem) => ReactNode;
   /** Placeholder cards appended while the next batch loads. */
   skeletons?: number;
   label?: string;

@@ -1,6 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation, useNavigation } from 'react-router';
-import type { Product } from '../../contracts/catalog.ts';
 import {
   changeListing,
   hasActiveFilters,
@@ -11,6 +10,7 @@ import {
   SORT_LABELS,
 } from '../../contracts/listing.ts';
 import { formatDollars } from '../../contracts/money.ts';
+import type { ProductCardItem } from '../../contracts/product-card.ts';
 import { type ListingData, loadedListingParser, pageRange } from '../lib/listing.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import { Pagination } from './pagination.tsx';
@@ -23,7 +23,7 @@ interface ProductListingProps {
   /** Show the filter column (drawer on a phone); the brand page has sort only. */
   filters?: boolean;
   categories?: readonly { id: number; name: string }[];
-  hrefFor?: (product: Product) => string;
+  hrefFor?: (product: ProductCardItem) => string;
   /** Shown when the page's scope itself is empty (no filters set). */
   emptyState?: ReactNode;
 }

@@ -1,6 +1,7 @@
 import { data, redirect } from 'react-router';
 import type { ProductListQuery } from '../../contracts/catalog.ts';
 import { canonicalListingSearch, type ListingOptions, listingProductQuery } from '../../contracts/listing.ts';
+import { toProductCardPage } from '../../contracts/product-card.ts';
 import type { ShopServices } from '../../server/services.ts';
 import { brandFacets, type ListingData, loadListingParser } from './listing.ts';
 import { pageUrl } from './page-url.ts';
@@ -46,7 +47,11 @@ export async function loadListing(
   const canonical = canonicalListingSearch(url.searchParams, state, options);
   if (canonical !== url.search) throw redirect(`${url.pathname}${canonical}`);
 
-  return { state, products, brands: brandFacets(scopeBrands, filteredBrands, state.brandIds) };
+  return {
+    state,
+    products: toProductCardPage(products),
+    brands: brandFacets(scopeBrands, filteredBrands, state.brandIds),
+  };
 }
 
 /**
@@ -94,5 +99,5 @@ export async function loadInfiniteList(
     );
   }
   const page = await catalog.listProducts({ ...scope, sort: 'featured', page: 1, limit: batches * INFINITE_BATCH });
-  return { initial: page, batches };
+  return { initial: toProductCardPage(page), batches };
 }

@@ -1,5 +1,5 @@
-import type { ProductPage } from '../../contracts/catalog.ts';
 import type { ListingState } from '../../contracts/listing.ts';
+import type { ProductCardPage } from '../../contracts/product-card.ts';
 
 /** Pure helpers of the listing pages, shared by loaders (server) and components (browser). */
 
@@ -34,7 +34,7 @@ export function loadedListingParser(): ListingParser | undefined {
 /** What a listing loader hands its page. */
 export interface ListingData {
   state: ListingState;
-  products: ProductPage;
+  products: ProductCardPage;
   /** Brand checkboxes; empty when the page has no brand filter. */
   brands: BrandFacet[];
 }

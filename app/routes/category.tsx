@@ -1,5 +1,6 @@
 import { data, Link, redirect } from 'react-router';
 import { idSchema } from '../../contracts/params.ts';
+import { toProductCardItem } from '../../contracts/product-card.ts';
 import type { ShopServices } from '../../server/services.ts';
 import { BrandCard } from '../components/brand-card.tsx';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
@@ -65,7 +66,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       brandCounts,
     ).filter((brand) => brand.productCount > 0),
     subcategories,
-    topProducts: topProducts?.items ?? null,
+    topProducts: topProducts?.items.map(toProductCardItem) ?? null,
     productCount: topProducts?.totalCount ?? null,
     origin: publicOrigin(shop, request),
     shopName: shop.name,

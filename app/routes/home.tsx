@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Await, isRouteErrorResponse, Link, useRouteError, useRouteLoaderData } from 'react-router';
-import type { Product } from '../../contracts/catalog.ts';
 import { formatDollars } from '../../contracts/money.ts';
+import { type ProductCardItem, toProductCardItem } from '../../contracts/product-card.ts';
 import { BRANDS_FAILED, BrandSlider } from '../components/brand-slider.tsx';
 import { CategorySlider } from '../components/category-slider.tsx';
 import { type HeroSlide, HeroSlider } from '../components/hero-slider.tsx';
@@ -82,11 +82,17 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       brands
         ?.slice(0, HOME_BRAND_COUNT)
         .map(({ id, name, logoUrl, productCount }) => ({ id, name, logoUrl, productCount })) ?? null,
-    featured: featured.items,
-    collection: collection.items,
-    deal: { product: deals.items[0] ?? null, count: deals.totalCount },
-    clearance: { product: clearance.items[0] ?? null, count: clearance.totalCount },
-    redemption: { product: redemption.items[0] ?? null, count: redemption.totalCount },
+    featured: featured.items.map(toProductCardItem),
+    collection: collection.items.map(toProductCardItem),
+    deal: { product: deals.items[0] ? toProductCardItem(deals.items[0]) : null, count: deals.totalCount },
+    clearance: {
+      product: clearance.items[0] ? toProductCardItem(clearance.items[0]) : null,
+      count: clearance.totalCount,
+    },
+    redemption: {
+      product: redemption.items[0] ? toProductCardItem(redemption.items[0]) : null,
+      count: redemption.totalCount,
+    },
   };
 }
 
@@ -104,7 +110,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
   });
 }
 
-function picture(product: Product | null): HeroSlide['image'] {
+function picture(product: ProductCardItem | null): HeroSlide['image'] {
   return product?.imageUrl ? { src: product.imageUrl, alt: product.name } : null;
 }
 
@@ -190,7 +196,7 @@ function SectionHeading({ id, title, more }: { id: string; title: string; more?:
   );
 }
 
-function ProductGrid({ products }: { products: Product[] }) {
+function ProductGrid({ products }: { products: ProductCardItem[] }) {
   if (products.length === 0) {
     return <p className="mt-6 text-gray-600">No products available at the moment. Check back soon.</p>;
   }

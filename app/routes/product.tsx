@@ -13,9 +13,10 @@ import type { AccountSummary } from '../../contracts/account-fields.ts';
 import type { FullProduct, Variant } from '../../contracts/catalog.ts';
 import { formatDollars } from '../../contracts/money.ts';
 import { idSchema } from '../../contracts/params.ts';
+import { toProductCardItem } from '../../contracts/product-card.ts';
 import { LOW_STOCK_THRESHOLD } from '../../contracts/stock.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
-import { FrequentlyBought, toRelatedItem } from '../components/frequently-bought.tsx';
+import { FrequentlyBought } from '../components/frequently-bought.tsx';
 import { ProductDescription } from '../components/product-description.tsx';
 import { ProductGallery } from '../components/product-gallery.tsx';
 import { QuantitySelector } from '../components/quantity-selector.tsx';
@@ -71,7 +72,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     throw error;
   }
   return {
-    full: { ...full, relatedProducts: full.relatedProducts.map(toRelatedItem) },
+    full: { ...full, relatedProducts: full.relatedProducts.map(toProductCardItem) },
     origin: publicOrigin(shop, request),
     shop: {
       name: shop.name,

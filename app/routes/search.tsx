@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { data, isRouteErrorResponse, Link, useLocation, useNavigate, useNavigation, useRouteError } from 'react-router';
 import { groupMessagesByField } from '../../contracts/field-errors.ts';
+import { toProductCardItem } from '../../contracts/product-card.ts';
 import { MAX_SEARCH_TERM_LENGTH, SEARCH_SORTS, type SearchSort, searchQuerySchema } from '../../contracts/search.ts';
 import { searchHref } from '../../contracts/search-links.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
@@ -50,8 +51,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw data({ message: invalidMessage(Object.keys(errors)), errors }, { status: 400 });
   }
   const { search, shop } = context.get(shopContext);
-  const outcome = await search.search(parsed.data);
-  return { query: parsed.data, ...outcome, shopName: shop.name };
+  const { products, closestProducts, ...outcome } = await search.search(parsed.data);
+  return {
+    query: parsed.data,
+    ...outcome,
+    products: products.map(toProductCardItem),
+    closestProducts: closestProducts.map(toProductCardItem),
+    shopName: shop.name,
+  };
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

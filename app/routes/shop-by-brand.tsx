@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
+import { toProductCardItem } from '../../contracts/product-card.ts';
 import { BrandCard } from '../components/brand-card.tsx';
 import { BRANDS_FAILED } from '../components/brand-slider.tsx';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
@@ -45,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     brands: ranked ? [...ranked].sort((a, b) => a.name.localeCompare(b.name, 'en-AU')) : null,
     topBrands: ranked?.slice(0, TOP_BRANDS_COUNT) ?? null,
-    featured: featured?.items ?? null,
+    featured: featured?.items.map(toProductCardItem) ?? null,
     query: new URL(request.url).searchParams.get('q')?.slice(0, 100) ?? '',
     origin: publicOrigin(shop, request),
     shopName: shop.name,

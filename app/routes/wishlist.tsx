@@ -1,4 +1,5 @@
 import { data, Link } from 'react-router';
+import { toProductCardItem } from '../../contracts/product-card.ts';
 import { AccountLayout } from '../components/account/account-layout.tsx';
 import { RouteFailure } from '../components/account/route-failure.tsx';
 import { ProductGrid } from '../components/product-grid.tsx';
@@ -13,7 +14,8 @@ const ID = /^[1-9]\d{0,9}$/;
 /** The hearted products of the signed-in shopper (guarded). `{ products }`. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(request, context);
-  return { products: await context.get(shopContext).wishlist.list(viewer.user.id) };
+  const products = await context.get(shopContext).wishlist.list(viewer.user.id);
+  return { products: products.map(toProductCardItem) };
 }
 
 /**
