@@ -14,6 +14,7 @@ import { openDatabase } from '../db/client.ts';
 import { products } from '../db/schema.ts';
 import { seedCatalogue } from '../db/seed/seed-catalogue.ts';
 import { APPROVE_CARD } from '../server/domain/payments.ts';
+import { startScriptNodeFlags } from './api-load.ts';
 import { buildStorefront } from './shop-server.ts';
 
 /** Issue 9: on PostgreSQL at least 50 orders/s with p95 ≤ 200 ms (10 buyers); the goal is 100 orders/s. */
@@ -125,7 +126,7 @@ async function startShop(env: NodeJS.ProcessEnv): Promise<RunningShop> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let log = '';
-  const child = spawn(process.execPath, ['server/main.ts'], {
+  const child = spawn(process.execPath, [...startScriptNodeFlags(), 'server/main.ts'], {
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
