@@ -6,7 +6,7 @@
  */
 
 /** One star in a 20 × 20 box. */
-export const STAR_PATH = 'M10 1.5l2.6 5.3 5.9.9-4.2 4.1 1 5.8L10 14.9l-5.3 2.7 1-5.8L1.5 7.7l5.9-.9z';
+const STAR_PATH = 'M10 1.5l2.6 5.3 5.9.9-4.2 4.1 1 5.8L10 14.9l-5.3 2.7 1-5.8L1.5 7.7l5.9-.9z';
 
 const HEART_PATH =
   'M12 20.5s-7.5-4.6-9.3-9.2C1.5 8.1 3.6 4.5 7.2 4.5c2 0 3.5 1.1 4.8 2.9 1.3-1.8 2.8-2.9 4.8-2.9 3.6 0 5.7 3.6 4.5 6.8-1.8 4.6-9.3 9.2-9.3 9.2z';
@@ -17,6 +17,7 @@ const CHECK_PATH = 'M5 12.5l4.5 4.5L19 7.5';
 
 /** The sprite's icons and the viewBox each is drawn in (an icon's <svg> uses the same one). */
 export const SPRITE_ICONS = {
+  star: '0 0 20 20',
   /** Five stars side by side, 20 units apart. */
   stars: '0 0 100 20',
   heart: '0 0 24 24',
@@ -28,10 +29,16 @@ export type SpriteIcon = keyof typeof SPRITE_ICONS;
 
 const symbolId = (icon: SpriteIcon) => `icon-${icon}`;
 
+/** What a <use> points at to draw a sprite icon (for an <svg> that places several). */
+export const spriteHref = (icon: SpriteIcon) => `#${symbolId(icon)}`;
+
 /** Every sprite icon as a <symbol>, hidden; rendered once by the root layout. */
 export function IconSprite() {
   return (
     <svg aria-hidden="true" className="hidden" width="0" height="0">
+      <symbol id={symbolId('star')} viewBox={SPRITE_ICONS.star}>
+        <path d={STAR_PATH} />
+      </symbol>
       <symbol id={symbolId('stars')} viewBox={SPRITE_ICONS.stars}>
         {[0, 1, 2, 3, 4].map((index) => (
           <path key={index} d={STAR_PATH} transform={index ? `translate(${index * 20} 0)` : undefined} />
@@ -54,7 +61,7 @@ export function IconSprite() {
 export function SpriteSvg({ icon, ...props }: { icon: SpriteIcon } & React.SVGProps<SVGSVGElement>) {
   return (
     <svg aria-hidden="true" viewBox={SPRITE_ICONS[icon]} {...props}>
-      <use href={`#${symbolId(icon)}`} />
+      <use href={spriteHref(icon)} />
     </svg>
   );
 }

@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { type ListingOptions, type ListingState, listingSearch, RATING_OPTIONS } from '../../contracts/listing.ts';
 import { type BrandFacet, loadListingParser } from '../lib/listing.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
-import { STAR_PATH } from './icon-sprite.tsx';
+import { SpriteSvg } from './icon-sprite.tsx';
 import { PriceRangeFieldset, usePriceBoxesFollowUrl } from './price-range-fieldset.tsx';
 
 interface ProductFiltersProps {
@@ -192,9 +192,7 @@ export function ProductFilters({
                   {/* Read as "4 stars & up": the star picture stands for the word. */}
                   <span className="tabular">{rating}</span>
                   <span className="sr-only"> stars</span>
-                  <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 fill-star">
-                    <path d={STAR_PATH} />
-                  </svg>
+                  <SpriteSvg icon="star" className="h-4 w-4 fill-star" />
                   <span> &amp; up</span>
                 </button>
               );

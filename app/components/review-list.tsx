@@ -1,6 +1,6 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { Review } from '../../contracts/catalog.ts';
-import { STAR_PATH } from './icon-sprite.tsx';
+import { spriteHref } from './icon-sprite.tsx';
 import { RatingStars } from './rating-stars.tsx';
 
 /** Reviews rendered with the page; the rest of those loaded appear on 'Show more reviews'. */
@@ -25,16 +25,16 @@ function distribution(reviews: Review[]): { stars: number; count: number }[] {
 }
 
 /**
- * A review's whole-star rating as one small SVG that reuses a single star
- * symbol: a page of reviews stays a few elements per review, not thirty.
+ * A review's whole-star rating as one small SVG that places the page's star symbol
+ * (icon-sprite.tsx) five times: a page of reviews stays a few elements per review, not thirty.
  */
-function ReviewStars({ rating, symbolId }: { rating: number; symbolId: string }) {
+function ReviewStars({ rating }: { rating: number }) {
   return (
     <svg role="img" aria-label={`${rating} out of 5 stars`} viewBox="0 0 100 20" className="h-4 w-20 shrink-0">
       {[0, 1, 2, 3, 4].map((index) => (
         <use
           key={index}
-          href={`#${symbolId}`}
+          href={spriteHref('star')}
           x={index * 20}
           width={20}
           height={20}
@@ -47,7 +47,6 @@ function ReviewStars({ rating, symbolId }: { rating: number; symbolId: string })
 
 /** The rating summary (real average and count) and the most recent reviews, newest first. */
 export function ReviewList({ reviews, averageRating, reviewCount }: ReviewListProps) {
-  const symbolId = `${useId().replaceAll(':', '')}-star`;
   const [showAll, setShowAll] = useState(false);
   if (reviewCount === 0) {
     return <p className="text-gray-700">No reviews yet. Bought this product? Tell other tradies how it went.</p>;
@@ -56,11 +55,6 @@ export function ReviewList({ reviews, averageRating, reviewCount }: ReviewListPr
   const shown = showAll ? reviews : reviews.slice(0, REVIEWS_SHOWN_FIRST);
   return (
     <div className="grid gap-8 md:grid-cols-[16rem_1fr]">
-      <svg aria-hidden="true" className="hidden">
-        <symbol id={symbolId} viewBox="0 0 20 20">
-          <path d={STAR_PATH} />
-        </symbol>
-      </svg>
       <div>
         <p className="tabular font-display text-5xl font-bold">
           {averageRating.toFixed(1)}
@@ -100,7 +94,7 @@ export function ReviewList({ reviews, averageRating, reviewCount }: ReviewListPr
             <li key={review.id} className="py-4 first:pt-0">
               <article aria-label={`Review by ${review.authorName}`}>
                 <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-                  <ReviewStars rating={review.rating} symbolId={symbolId} />
+                  <ReviewStars rating={review.rating} />
                   <h3 className="font-semibold">{review.title}</h3>
                 </div>
                 <p className="mt-1 text-sm text-gray-600">

@@ -5,6 +5,7 @@ import type { ShopInfo } from '../../server/domain/shop.ts';
 import { AccountMenu } from './account-menu.tsx';
 import { CartLink } from './cart-link.tsx';
 import { type CategoryList, CategoryMenu } from './category-menu.tsx';
+import { SpriteSvg } from './icon-sprite.tsx';
 import { MobileMenu } from './mobile-menu.tsx';
 import { SearchBox } from './search-box.tsx';
 import { SHOP_LINKS } from './shop-links.ts';
@@ -128,9 +129,7 @@ export function SiteHeader({ shop, categories, account }: SiteHeaderProps) {
             to="/membership"
             className="flex h-11 items-center gap-1.5 px-3 text-sm font-semibold text-accent hover:bg-white/10"
           >
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="currentColor">
-              <path d="M10 1.5l2.6 5.3 5.9.9-4.2 4.1 1 5.8L10 14.9l-5.3 2.7 1-5.8L1.5 7.7l5.9-.9z" />
-            </svg>
+            <SpriteSvg icon="star" className="h-4 w-4" fill="currentColor" />
             Member Deals
           </Link>
         </div>

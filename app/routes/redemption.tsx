@@ -1,4 +1,5 @@
 import { Breadcrumb } from '../components/breadcrumb.tsx';
+import { SpriteSvg } from '../components/icon-sprite.tsx';
 import { InfiniteProductList } from '../components/infinite-product-list.tsx';
 import { PageHero } from '../components/page-hero.tsx';
 import { RouteError } from '../components/route-error.tsx';
@@ -69,9 +70,7 @@ export default function RedemptionPage({ loaderData }: Route.ComponentProps) {
               data-testid="redeem-badge"
               className="pointer-events-none absolute top-[calc(100cqw-2.5rem)] left-2 inline-flex max-w-[calc(100%-1rem)] items-center gap-1 whitespace-nowrap rounded bg-navy-900 px-2 py-1 text-[0.7rem] font-bold uppercase tracking-wide text-accent shadow"
             >
-              <svg aria-hidden="true" viewBox="0 0 20 20" className="h-3.5 w-3.5 shrink-0 fill-current">
-                <path d="M10 1.5l2.6 5.3 5.9.9-4.2 4.1 1 5.8L10 14.9l-5.3 2.7 1-5.8L1.5 7.7l5.9-.9z" />
-              </svg>
+              <SpriteSvg icon="star" className="h-3.5 w-3.5 shrink-0 fill-current" />
               {product.pointsCost ? (
                 <span>
                   <span className="sr-only @min-[15rem]:not-sr-only">Redeem for </span>
