@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Await, isRouteErrorResponse, Link, useRouteError, useRouteLoaderData } from 'react-router';
+import type { ProductPage } from '../../contracts/catalog.ts';
 import { formatDollars } from '../../contracts/money.ts';
 import { type ProductCardItem, toProductCardItem } from '../../contracts/product-card.ts';
 import { BRANDS_FAILED, BrandSlider } from '../components/brand-slider.tsx';
@@ -84,15 +85,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         .map(({ id, name, logoUrl, productCount }) => ({ id, name, logoUrl, productCount })) ?? null,
     featured: featured.items.map(toProductCardItem),
     collection: collection.items.map(toProductCardItem),
-    deal: { product: deals.items[0] ? toProductCardItem(deals.items[0]) : null, count: deals.totalCount },
-    clearance: {
-      product: clearance.items[0] ? toProductCardItem(clearance.items[0]) : null,
-      count: clearance.totalCount,
-    },
-    redemption: {
-      product: redemption.items[0] ? toProductCardItem(redemption.items[0]) : null,
-      count: redemption.totalCount,
-    },
+    deal: promo(deals),
+    clearance: promo(clearance),
+    redemption: promo(redemption),
   };
 }
 
@@ -108,6 +103,12 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
     siteName: shopName,
     jsonLd: shop && loaderData ? [storeJsonLd(shop, loaderData.origin)] : [],
   });
+}
+
+/** A promo slide's product (the page's first, as a card) and how many more the page holds. */
+function promo(page: ProductPage): { product: ProductCardItem | null; count: number } {
+  const first = page.items[0];
+  return { product: first ? toProductCardItem(first) : null, count: page.totalCount };
 }
 
 function picture(product: ProductCardItem | null): HeroSlide['image'] {
