@@ -103,13 +103,17 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     });
   }
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!UNSAFE_METHODS.has(request.method)) return;
+  app.addHook('onRequest', (request, reply, done) => {
     // An API client's bearer token is not sent by a browser on its own, so it cannot be forged cross-site.
-    if (request.headers.authorization) return;
-    if (isCrossSite(request.headers, request.host, config.corsOrigins)) {
-      return reply.code(403).type('application/json').send({ message: CROSS_SITE_MESSAGE });
+    if (
+      UNSAFE_METHODS.has(request.method) &&
+      !request.headers.authorization &&
+      isCrossSite(request.headers, request.host, config.corsOrigins)
+    ) {
+      reply.code(403).type('application/json').send({ message: CROSS_SITE_MESSAGE });
+      return;
     }
+    done();
   });
 }
 
