@@ -6,6 +6,7 @@ import { ServerRouter } from 'react-router';
 
 import { createDeferredModulesStream } from './lib/deferred-modules.server.ts';
 import { NonceProvider } from './lib/nonce.tsx';
+import { PUBLIC_PAGE_CACHE_CONTROL } from './lib/page-cache-headers.ts';
 import { requestContext } from './lib/request-context.ts';
 
 export { requestContext } from './lib/request-context.ts';
@@ -19,8 +20,11 @@ export const streamTimeout = 5_000;
  * (catalogue pages, see app/lib/page-cache-headers.ts), else asked for afresh each time.
  */
 function setCacheControl(headers: Headers, loadContext: RouterContextProvider): void {
-  if (loadContext.get(requestContext).viewer) headers.set('Cache-Control', 'private, no-store');
-  else if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-cache');
+  const request = loadContext.get(requestContext);
+  if (request.viewer) {
+    if (headers.get('Cache-Control') === PUBLIC_PAGE_CACHE_CONTROL) request.sharedPage();
+    headers.set('Cache-Control', 'private, no-store');
+  } else if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-cache');
 }
 
 /** Client-side navigations fetch the same loaders' data: the same rule applies to it. */

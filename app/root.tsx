@@ -22,6 +22,12 @@ import { NotFoundPage } from './components/not-found-page.tsx';
 import { SiteFooter } from './components/site-footer.tsx';
 import { SiteHeader } from './components/site-header.tsx';
 import { WishlistMerge } from './components/wishlist-button.tsx';
+import {
+  fetchAccountSummary,
+  hasSignedInHint,
+  MARK_ACCOUNT_PENDING,
+  markAccountSettled,
+} from './lib/account-summary.ts';
 import { DEFINE_MODULE_RESTORE, RESTORE_AFTER_SHELL } from './lib/deferred-modules.ts';
 import { useNonce } from './lib/nonce.tsx';
 import { requestContext } from './lib/request-context.ts';
@@ -48,24 +54,32 @@ export const links: Route.LinksFunction = () => [
  * `{ shop, categories: Promise<{ id, name, slug }[]>, account: AccountSummary | null }`.
  */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { shop, catalog, wishlist, points } = context.get(shopContext);
+  const { shop, catalog, accountSummary } = context.get(shopContext);
   const { viewer } = context.get(requestContext);
   const categories = logRejection(
     context,
     catalog.listCategories().then((list) => list.map(({ id, name, slug }) => ({ id, name, slug }))),
   );
-  const account: AccountSummary | null = viewer
-    ? {
-        id: viewer.user.id,
-        firstName: viewer.user.firstName,
-        name: viewer.user.name,
-        role: viewer.user.role,
-        wishlist: await wishlist.ids(viewer.user.id),
-        points: await points.balance(viewer.user.id),
-      }
-    : null;
+  const account: AccountSummary | null = viewer ? await accountSummary(viewer.user) : null;
   return { shop, categories, account };
 }
+
+let hydrating = true;
+
+/**
+ * On the first load, a page from the shared cache (rendered for nobody) gets the signed-in
+ * shopper's account part from the API when the hint cookie says there is one
+ * (app/lib/account-summary.ts). Later loads are data requests, which the server answers for
+ * this shopper, account included.
+ */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const data = await serverLoader();
+  const first = hydrating;
+  hydrating = false;
+  if (!first || data.account || !hasSignedInHint()) return { ...data, accountSettled: true };
+  return { ...data, account: await fetchAccountSummary(), accountSettled: true };
+}
+clientLoader.hydrate = true as const;
 
 /**
  * The frame's data changes only with configuration or the catalogue, so ordinary
@@ -81,10 +95,15 @@ const ZOD_JITLESS = 'globalThis.__zod_globalConfig={...globalThis.__zod_globalCo
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const nonce = useNonce();
+  // Set once the clientLoader has run: the account part is in, or known not to be coming.
+  const settled = !data || (data as { accountSettled?: boolean }).accountSettled === true;
   useEffect(() => {
-    // Marks the moment React has taken over the page (error pages too): browser tests wait for it.
+    if (!settled) return;
+    markAccountSettled();
+    // Marks the moment React has taken over the page and its account part is in (error pages
+    // too): browser tests wait for it.
     document.documentElement.dataset.hydrated = 'true';
-  }, []);
+  }, [settled]);
   return (
     <html lang="en-AU">
       <head>
@@ -98,6 +117,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           a violation. jitless skips the probe; set through the global zod reads when it loads.
         */}
         <script nonce={nonce}>{ZOD_JITLESS}</script>
+        {/* Before the first paint: a signed-in shopper's shared page hides 'Login' until their account part is in. */}
+        <script nonce={nonce}>{MARK_ACCOUNT_PENDING}</script>
         {/* Fetches the page's modules once it has painted (app/lib/deferred-modules.ts). */}
         <script nonce={nonce}>{DEFINE_MODULE_RESTORE}</script>
         <Meta />

@@ -338,6 +338,18 @@ export const userSchema = z
   .meta({ id: 'User' });
 export type User = z.infer<typeof userSchema>;
 
+/** GET /api/users/summary: what every page's frame shows of the signed-in shopper (`AccountSummary`). */
+export const accountSummarySchema = z
+  .object({
+    id: z.number().int(),
+    firstName: z.string(),
+    name: z.string(),
+    role: z.enum(['customer', 'admin']),
+    wishlist: z.array(z.number().int()),
+    points: z.number().int(),
+  })
+  .meta({ id: 'AccountSummary' });
+
 export const authResultSchema = z.object({ token: z.string(), user: userSchema }).meta({ id: 'AuthResult' });
 
 export const addressSchema = z

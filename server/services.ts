@@ -1,3 +1,5 @@
+import type { User } from '../contracts/account.ts';
+import type { AccountSummary } from '../contracts/account-fields.ts';
 import type { Database } from '../db/client.ts';
 import type { Config } from './config.ts';
 import { createAccounts } from './domain/accounts.ts';
@@ -165,6 +167,14 @@ export function createShopServices(
     preferences: {
       get: (userId: number) => getPreferences(db, userId),
       save: (userId: number, input: Parameters<typeof savePreferences>[2]) => savePreferences(db, userId, input),
+    },
+    /**
+     * What every page's frame shows of a signed-in shopper: the root loader renders it into
+     * personal pages, and GET /api/users/summary hands it to a page served from the shared cache.
+     */
+    accountSummary: async (user: Pick<User, 'id' | 'firstName' | 'name' | 'role'>): Promise<AccountSummary> => {
+      const [wishlist, points] = await Promise.all([listWishlistIds(db, user.id), pointsBalance(db, user.id)]);
+      return { id: user.id, firstName: user.firstName, name: user.name, role: user.role, wishlist, points };
     },
     wishlist: {
       ids: (userId: number) => listWishlistIds(db, userId),

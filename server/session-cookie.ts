@@ -1,4 +1,4 @@
-import { parseCookie, stringifySetCookie } from 'cookie';
+import { parseCookie, parseSetCookie, stringifySetCookie } from 'cookie';
 
 /**
  * The web storefront's carrier for the session token: httpOnly (scripts cannot read it),
@@ -34,6 +34,38 @@ export function clearedSessionCookie(secure: boolean): string {
     secure,
     path: '/',
     maxAge: 0,
+  });
+}
+
+/**
+ * A cookie the page's scripts may read, sent beside the session cookie: `1` for as long as the
+ * session cookie lives, cleared with it. It holds no secret and grants nothing. Catalogue pages
+ * are served to everyone from the shared page cache, signed in or not (app/lib/account-summary.ts):
+ * this is how such a page knows to ask for its shopper's account menu, points and hearts.
+ */
+export function signedInHintName(secure: boolean): string {
+  return secure ? '__Host-harbour_signed_in' : 'harbour_signed_in';
+}
+
+/**
+ * The hint to send with these Set-Cookie values: set with the session cookie's expiry when
+ * they set it, cleared when they clear it, null when they do not touch it (or already carry it).
+ */
+export function signedInHintFor(setCookies: readonly string[], secure: boolean): string | null {
+  const session = `${sessionCookieName(secure)}=`;
+  const hint = signedInHintName(secure);
+  if (setCookies.some((value) => value.startsWith(`${hint}=`))) return null;
+  const sessionCookie = setCookies.find((value) => value.startsWith(session));
+  if (!sessionCookie) return null;
+  const { value, expires, maxAge } = parseSetCookie(sessionCookie);
+  const signedIn = value !== '' && maxAge !== 0;
+  return stringifySetCookie({
+    name: hint,
+    value: signedIn ? '1' : '',
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    ...(signedIn ? (expires ? { expires } : {}) : { maxAge: 0 }),
   });
 }
 

@@ -74,6 +74,7 @@ export function AccountMenu({ account }: { account: AccountSummary | null }) {
     return (
       <Link
         to={loginHref}
+        data-signed-out-only=""
         className="hidden h-11 items-center gap-2 rounded-md px-3 text-sm font-semibold hover:bg-white/10 sm:flex"
       >
         {PERSON_ICON}

@@ -16,6 +16,11 @@ export interface RequestInfo {
   secureCookies: boolean;
   /** Called when a part of the page failed to load and shows its error text: the page is not kept. */
   partFailed: () => void;
+  /**
+   * Called when a signed-in shopper's page is one every signed-out shopper sees alike (its route
+   * says public): the server then keeps a signed-out copy, which it serves to everyone after.
+   */
+  sharedPage: () => void;
 }
 
 export const requestContext = createContext<RequestInfo>({
@@ -23,4 +28,5 @@ export const requestContext = createContext<RequestInfo>({
   nonce: '',
   secureCookies: false,
   partFailed: () => {},
+  sharedPage: () => {},
 });

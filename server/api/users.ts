@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  accountSummarySchema,
   changePasswordBodySchema,
   messageSchema,
   preferencesSchema,
@@ -38,6 +39,21 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // The session lookup already loaded the user (and is forgotten whenever the user changes).
     async (request) => toUser((await authOf(request)).session.user),
+  );
+
+  app.get(
+    '/users/summary',
+    {
+      schema: {
+        tags: ['Accounts'],
+        summary: "What every page's frame shows of the signed-in shopper: names, role, wishlist ids, points",
+        description:
+          'Catalogue pages are served to signed-in shoppers from the shared page cache, the same bytes as ' +
+          'to anyone; the page asks for this once it has loaded to show the account menu and hearts.',
+        response: { 200: accountSummarySchema, ...errorResponses(401) },
+      },
+    },
+    async (request) => app.services.accountSummary(toUser((await authOf(request)).session.user)),
   );
 
   app.put(

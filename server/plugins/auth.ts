@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ACCOUNT_MESSAGES } from '../../contracts/account-fields.ts';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors.ts';
 import type { ValidSession } from '../domain/sessions.ts';
-import { clearedSessionCookie, isSecureOrigin, readSessionToken, sessionCookie } from '../session-cookie.ts';
+import {
+  clearedSessionCookie,
+  isSecureOrigin,
+  readSessionToken,
+  sessionCookie,
+  signedInHintFor,
+} from '../session-cookie.ts';
 
 export interface RequestAuth {
   session: ValidSession;
@@ -37,9 +43,17 @@ export function registerAuth(app: FastifyInstance): void {
     return pending;
   });
   // The refreshed or cleared session cookie goes out with the reply, unless the route set its own (sign-in, sign-out).
-  app.addHook('onSend', async (request, reply) => {
+  // Callback-style hooks here and in the other per-request plugins: an async hook costs a promise and a microtask on every response.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const cookie = pendingCookies.get(request);
     if (cookie && !reply.hasHeader('set-cookie')) reply.header('set-cookie', cookie);
+    // Whatever set or cleared the session cookie (sign-in, sign-out, a refresh, a page action), the hint follows it.
+    const setCookies = reply.getHeader('set-cookie');
+    if (setCookies !== undefined) {
+      const hint = signedInHintFor(Array.isArray(setCookies) ? setCookies : [String(setCookies)], secure);
+      if (hint) reply.header('set-cookie', hint);
+    }
+    done(null, payload);
   });
 }
 

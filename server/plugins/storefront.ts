@@ -14,7 +14,7 @@ import type { RequestInfo } from '../../app/lib/request-context.ts';
 import { toUser } from '../domain/accounts.ts';
 import { type CachedPage, createPageCache, type PageCache, plainBody } from '../page-cache.ts';
 import type { ShopServices } from '../services.ts';
-import { isSecureOrigin } from '../session-cookie.ts';
+import { isSecureOrigin, readSessionToken } from '../session-cookie.ts';
 import { AUTH_RATE_LIMITS } from './rate-limits.ts';
 
 export type StorefrontOptions = ({ mode: 'production'; buildDir: string } | { mode: 'development' }) & {
@@ -95,29 +95,55 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
     pages.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
     let renderer: { build: ServerBuild; handle: ReturnType<typeof createRequestHandler> } | null = null;
+
+    /** Renders `url` again for nobody in particular, after this answer, once however many ask. */
+    const renderSharedCopy = (request: FastifyRequest, key: string, userAgent: string) => {
+      if (!pageCache!.claimRefresh(key)) return;
+      // Through the whole app, as a signed-out shopper's request would be.
+      void app
+        .inject({
+          method: 'GET',
+          url: request.url,
+          headers: { 'user-agent': userAgent, [REFRESH_HEADER]: refreshSecret },
+        })
+        .catch((error: unknown) => request.log.warn({ err: error }, 'could not refresh a cached page'))
+        .finally(() => pageCache!.refreshDone(key));
+    };
+
+    /**
+     * Answers a GET from the page cache if it holds the page; null if it must be rendered. A
+     * document is the same bytes for everyone, a signed-in shopper included: the page asks for
+     * its account part (GET /api/users/summary) once it has loaded. A `.data` answer is the
+     * shopper's own when the request carries a session (it may hold the root loader's account).
+     */
+    const answerFromCache = (request: FastifyRequest, reply: FastifyReply, signedOut: boolean): FastifyReply | null => {
+      if (!pageCache || request.method !== 'GET') return null;
+      if (request.headers[REFRESH_HEADER] === refreshSecret) return null;
+      if (!signedOut && isDataRequest(request.url)) return null;
+      // Crawlers get whole documents, not streams, so they have copies of their own.
+      const userAgent = request.headers['user-agent'] ?? '';
+      const key = pageCacheKey(userAgent, request.url);
+      const found = pageCache.get(key);
+      if (!found) return null;
+      if (found.stale) renderSharedCopy(request, key, userAgent);
+      return sendCachedPage(request, reply, found.page, 'HIT');
+    };
+
+    // Hits are answered before the body parsers, the handler and the session lookup: a kept page needs none of them.
+    pages.addHook('onRequest', (request, reply, done) => {
+      if (answerFromCache(request, reply, readSessionToken(request.headers, secureCookies) === null)) return;
+      done();
+    });
+
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       const auth = await request.getAuth();
-      // Signed-out GETs may be answered from the page cache; crawlers get whole documents, not streams.
-      const userAgent = request.headers['user-agent'] ?? '';
-      const cacheKey = pageCache && request.method === 'GET' && !auth ? pageCacheKey(userAgent, request.url) : null;
-      const refreshing = cacheKey !== null && request.headers[REFRESH_HEADER] === refreshSecret;
-      if (cacheKey && !refreshing) {
-        const found = pageCache!.get(cacheKey);
-        if (found) {
-          if (found.stale && pageCache!.claimRefresh(cacheKey)) {
-            // Rendered again through the whole app, as a shopper's request would be, after this answer.
-            void app
-              .inject({
-                method: 'GET',
-                url: request.url,
-                headers: { 'user-agent': userAgent, [REFRESH_HEADER]: refreshSecret },
-              })
-              .catch((error: unknown) => request.log.warn({ err: error }, 'could not refresh a cached page'))
-              .finally(() => pageCache!.refreshDone(cacheKey));
-          }
-          return sendCachedPage(request, reply, found.page, 'HIT');
-        }
+      // A request whose session turned out dead is a signed-out one: it may still be answered from the cache.
+      if (!auth) {
+        const answered = answerFromCache(request, reply, true);
+        if (answered) return answered;
       }
+      const userAgent = request.headers['user-agent'] ?? '';
+      const cacheKey = pageCache && request.method === 'GET' ? pageCacheKey(userAgent, request.url) : null;
       const build = await loadBuild();
       const entry = build.entry.module as unknown as StorefrontEntryModule;
       const context = new RouterContextProvider();
@@ -131,12 +157,16 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
         partFailed: () => {
           partFailed = true;
         },
+        sharedPage: () => {
+          // This shopper's copy is theirs; the next shopper, signed in or not, gets the shared one.
+          if (cacheKey && !isDataRequest(request.url)) renderSharedCopy(request, cacheKey, userAgent);
+        },
       });
       // One handler per build: making it flattens and ranks every route again (3 % of a render).
       if (renderer?.build !== build) renderer = { build, handle: createRequestHandler(build, mode) };
       const response = await renderer.handle(toWebRequest(request, reply, app), context);
       const isPublic = response.headers.get('cache-control') === PUBLIC_PAGE_CACHE_CONTROL;
-      if (cacheKey && isPublic && response.status === 200 && !response.headers.has('set-cookie')) {
+      if (cacheKey && !auth && isPublic && response.status === 200 && !response.headers.has('set-cookie')) {
         const body = Buffer.from(await response.arrayBuffer());
         // A page with a part that failed to load shows its spec §8 text: sent, never kept.
         const page = !partFailed
@@ -217,6 +247,12 @@ export function openPageCache(app: FastifyInstance): PageCache | null {
     stop();
   });
   return pageCache;
+}
+
+/** React Router's data requests: `/product/12.data`, `/search.data?q=saw`, `/_root.data`. */
+function isDataRequest(url: string): boolean {
+  const query = url.indexOf('?');
+  return (query === -1 ? url : url.slice(0, query)).endsWith('.data');
 }
 
 /** Crawlers get whole documents rather than streams, so they have pages of their own. */

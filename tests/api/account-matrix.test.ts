@@ -116,6 +116,7 @@ const ROUTES: RouteCase[] = [
   },
   { method: 'POST', url: '/api/auth/logout', success: 200 },
   { method: 'GET', url: '/api/users/profile', success: 200 },
+  { method: 'GET', url: '/api/users/summary', success: 200 },
   {
     method: 'PUT',
     url: '/api/users/profile',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address, PaymentMethod, User } from '../../contracts/account.ts';
-import { ACCOUNT_MESSAGES, COUNTRIES } from '../../contracts/account-fields.ts';
+import { ACCOUNT_MESSAGES, type AccountSummary, COUNTRIES } from '../../contracts/account-fields.ts';
 import {
   addresses,
   passwordResetTokens,
@@ -413,6 +413,18 @@ for (const { kind, skip } of kinds) {
         const days = (expires - Date.now()) / 86_400_000;
         expect(days).toBeGreaterThan(29);
         expect(days).toBeLessThanOrEqual(30);
+        // Beside it, a hint scripts may read (it holds no secret), living exactly as long.
+        const hint =
+          cookie
+            .split('\n')[1]
+            ?.split(';')
+            .map((part) => part.trim()) ?? [];
+        expect(hint[0]).toBe('harbour_signed_in=1');
+        expect(hint).not.toContain('HttpOnly');
+        expect(hint).toContain('SameSite=Lax');
+        expect(hint.find((part) => part.startsWith('Expires='))).toBe(
+          parts.find((part) => part.startsWith('Expires=')),
+        );
 
         expect(await profileStatus(answer.body.token)).toBe(200);
         const byCookie = await call<User>('GET', '/api/users/profile', { cookie: answer.body.token });
@@ -457,7 +469,11 @@ for (const { kind, skip } of kinds) {
         const answer = await call('POST', '/api/auth/logout', { token: account.token });
         expect(answer.status).toBe(200);
         expect(answer.body).toEqual({ message: 'Signed out' });
-        expect(setCookie(answer)).toMatch(/^harbour_session=; Max-Age=0; Path=\/; HttpOnly; SameSite=Lax$/);
+        // The session cookie is cleared, and with it the readable hint that pages use to ask for the account part.
+        expect(setCookie(answer).split('\n')).toEqual([
+          'harbour_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax',
+          'harbour_signed_in=; Max-Age=0; Path=/; SameSite=Lax',
+        ]);
 
         const after = await call('GET', '/api/users/profile', { token: account.token });
         expect(after.status).toBe(401);
@@ -585,6 +601,30 @@ for (const { kind, skip } of kinds) {
         const answer = await call('POST', '/api/auth/reset-password', { body });
         expect(answer.status).toBe(400);
         expect(answer.body.errors).toEqual({ token: [ACCOUNT_MESSAGES.resetLinkInvalid] });
+      });
+    });
+
+    describe('GET /api/users/summary', () => {
+      it("answers the frame's part of the signed-in shopper: names, role, wishlist ids, points", async () => {
+        const alice = await register();
+        const bob = await register();
+        expect((await call('PUT', `/api/wishlist/${productIds[1]}`, { token: alice.token })).status).toBe(204);
+        expect((await call('PUT', `/api/wishlist/${productIds[0]}`, { token: alice.token })).status).toBe(204);
+        const asAlice = await call<AccountSummary>('GET', '/api/users/summary', { cookie: alice.token });
+        expect(asAlice.status).toBe(200);
+        expect(asAlice.headers['cache-control']).toBe('no-store');
+        expect(asAlice.body).toEqual({
+          id: alice.user.id,
+          firstName: alice.user.firstName,
+          name: alice.user.name,
+          role: 'customer',
+          wishlist: await shop.app.services.wishlist.ids(alice.user.id),
+          points: await shop.app.services.points.balance(alice.user.id),
+        });
+        expect([...asAlice.body.wishlist].sort((x, y) => x - y)).toEqual([productIds[0], productIds[1]]);
+        const asBob = await call<AccountSummary>('GET', '/api/users/summary', { token: bob.token });
+        expect(asBob.body).toMatchObject({ id: bob.user.id, name: bob.user.name, wishlist: [] });
+        expect((await call('GET', '/api/users/summary')).status).toBe(401);
       });
     });
 

@@ -529,9 +529,10 @@ describe('security baseline (PGlite)', () => {
       expect(byPlainCookie.status).toBe(401);
 
       const logout = await call(httpsShop.app, 'POST', '/api/auth/logout', { token });
-      expect(String(logout.headers['set-cookie'])).toBe(
+      expect(logout.headers['set-cookie']).toEqual([
         '__Host-harbour_session=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax',
-      );
+        '__Host-harbour_signed_in=; Max-Age=0; Path=/; Secure; SameSite=Lax',
+      ]);
     });
 
     it('builds the reset link on PUBLIC_URL, whatever Host header the request forged', async () => {
