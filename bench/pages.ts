@@ -8,7 +8,8 @@ import { buildStorefront } from './shop-server.ts';
 /**
  * Budgets of the pages-at-scale issue (13): signed-out HTML of home, a subcategory page
  * and a product page as a share of a bare Fastify route in the same run, p99, and a
- * signed-in product page (never cached) as a share too.
+ * signed-in product page as a share too: its document, and the whole view (the document
+ * plus the account summary the page asks for).
  */
 export const PAGE_BUDGETS = { anonymousRatio: 0.2, anonymousP99Ms: 50, signedInRatio: 0.02 };
 
@@ -21,6 +22,11 @@ export interface PageFigures {
   bare: PageLoad;
   anonymous: PageLoad[];
   signedIn: PageLoad;
+  /**
+   * Whole signed-in page views: the kept document and the account summary the page then asks
+   * for (GET /api/users/summary), one of each per view; figures per view, not per request.
+   */
+  signedInViews: PageLoad;
   /** Size of each page as a browser receives it (br) and as HTML. */
   sizes: { page: string; htmlBytes: number; brBytes: number }[];
 }
@@ -65,7 +71,8 @@ async function signedInCookie(shopUrl: string): Promise<string> {
 /**
  * Page throughput under `connections` connections: the bare route, then each signed-out
  * page kind over a rotating set of URLs (all cached after the warm-up, as on a busy
- * morning), then signed-in product pages, which are rendered every time.
+ * morning), then signed-in product pages (the same kept documents) and whole signed-in
+ * page views (document and account summary).
  */
 export async function benchPages(options: {
   products: number;
@@ -158,7 +165,19 @@ export async function benchPages(options: {
       ...common,
       headers: { ...browser, cookie },
     });
-    return { products: options.products, database: server.database, bare, anonymous, signedIn, sizes };
+    const views = await measured({
+      title: 'product page views, signed in (page + account summary)',
+      baseUrl: base,
+      paths: productPaths.flatMap((path) => [path, '/api/users/summary']),
+      ...common,
+      headers: { ...browser, cookie },
+    });
+    const signedInViews: PageLoad = {
+      ...views,
+      requestsPerSecond: views.requestsPerSecond / 2,
+      serverCpuMicros: views.serverCpuMicros * 2,
+    };
+    return { products: options.products, database: server.database, bare, anonymous, signedIn, signedInViews, sizes };
   } finally {
     await stopServer(server);
   }

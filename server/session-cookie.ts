@@ -69,6 +69,23 @@ export function signedInHintFor(setCookies: readonly string[], secure: boolean):
   });
 }
 
+/** Whether a request's Cookie header carries the signed-in hint. */
+export function carriesSignedInHint(cookieHeader: string | undefined, secure: boolean): boolean {
+  return cookieHeader !== undefined && parseCookie(cookieHeader)[signedInHintName(secure)] === '1';
+}
+
+/** The hint for a live session that arrived without one (a session older than the hint, say). */
+export function signedInHint(expiresAt: Date, secure: boolean): string {
+  return stringifySetCookie({
+    name: signedInHintName(secure),
+    value: '1',
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    expires: expiresAt,
+  });
+}
+
 /** The session token a request carries: the bearer token if it sends one, else the cookie. */
 export function readSessionToken(
   headers: { authorization?: string | undefined; cookie?: string | undefined },

@@ -3,10 +3,12 @@ import { ACCOUNT_MESSAGES } from '../../contracts/account-fields.ts';
 import { ForbiddenError, UnauthorizedError } from '../domain/errors.ts';
 import type { ValidSession } from '../domain/sessions.ts';
 import {
+  carriesSignedInHint,
   clearedSessionCookie,
   isSecureOrigin,
   readSessionToken,
   sessionCookie,
+  signedInHint,
   signedInHintFor,
 } from '../session-cookie.ts';
 
@@ -70,6 +72,9 @@ async function resolveAuth(
       request,
       session ? sessionCookie(carried.token, session.expiresAt, secure) : clearedSessionCookie(secure),
     );
+  } else if (carried.carrier === 'cookie' && !carriesSignedInHint(request.headers.cookie, secure)) {
+    // A live session without its hint (made before the hint existed): the hint alone goes out.
+    pendingCookies.set(request, signedInHint(session!.expiresAt, secure));
   }
   return session ? { session, carrier: carried.carrier } : null;
 }

@@ -14,7 +14,7 @@ import type { RequestInfo } from '../../app/lib/request-context.ts';
 import { toUser } from '../domain/accounts.ts';
 import { type CachedPage, createPageCache, type PageCache, plainBody } from '../page-cache.ts';
 import type { ShopServices } from '../services.ts';
-import { isSecureOrigin, readSessionToken } from '../session-cookie.ts';
+import { carriesSignedInHint, isSecureOrigin, readSessionToken } from '../session-cookie.ts';
 import { AUTH_RATE_LIMITS } from './rate-limits.ts';
 
 export type StorefrontOptions = ({ mode: 'production'; buildDir: string } | { mode: 'development' }) & {
@@ -130,8 +130,12 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
     };
 
     // Hits are answered before the body parsers, the handler and the session lookup: a kept page needs none of them.
+    // A session cookie without its hint is looked up first: the page could not know to ask for the account part,
+    // so that shopper's page is rendered for them, and the hint goes out with it.
     pages.addHook('onRequest', (request, reply, done) => {
-      if (answerFromCache(request, reply, readSessionToken(request.headers, secureCookies) === null)) return;
+      const token = readSessionToken(request.headers, secureCookies);
+      if (token !== null && !carriesSignedInHint(request.headers.cookie, secureCookies)) return done();
+      if (answerFromCache(request, reply, token === null)) return;
       done();
     });
 

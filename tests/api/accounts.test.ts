@@ -482,6 +482,28 @@ for (const { kind, skip } of kinds) {
         expect(await profileStatus(other)).toBe(200);
       });
 
+      it('gives a live cookie session that arrives without its hint the hint, and only then', async () => {
+        const account = await register();
+        const bare = await shop.app.inject({
+          method: 'GET',
+          url: '/api/users/profile',
+          headers: { cookie: `harbour_session=${account.token}` },
+        });
+        expect(bare.statusCode).toBe(200);
+        expect(String(bare.headers['set-cookie'])).toMatch(
+          /^harbour_signed_in=1; Path=\/; Expires=[^;]+; SameSite=Lax$/,
+        );
+        const hinted = await shop.app.inject({
+          method: 'GET',
+          url: '/api/users/profile',
+          headers: { cookie: `harbour_session=${account.token}; harbour_signed_in=1` },
+        });
+        expect(hinted.statusCode).toBe(200);
+        expect(hinted.headers['set-cookie']).toBeUndefined();
+        const byToken = await call('GET', '/api/users/profile', { token: account.token });
+        expect(byToken.headers['set-cookie']).toBeUndefined();
+      });
+
       it('ends a cookie session the same way', async () => {
         const account = await register();
         const answer = await call('POST', '/api/auth/logout', { cookie: account.token });
@@ -1315,9 +1337,14 @@ for (const { kind, skip } of kinds) {
         const days = ((row?.expiresAt.getTime() ?? 0) - Date.now()) / 86_400_000;
         expect(days).toBeGreaterThan(29);
 
-        // Used again within the day: no write, no cookie.
-        const next = await call('GET', '/api/users/profile', { cookie: account.token });
-        expect(next.status).toBe(200);
+        // Used again within the day, by a browser that kept what it was sent: no write, no cookie.
+        expect(setCookie(answer)).toContain('harbour_signed_in=1;');
+        const next = await shop.app.inject({
+          method: 'GET',
+          url: '/api/users/profile',
+          headers: { cookie: `harbour_session=${account.token}; harbour_signed_in=1` },
+        });
+        expect(next.statusCode).toBe(200);
         expect(next.headers['set-cookie']).toBeUndefined();
       });
     });

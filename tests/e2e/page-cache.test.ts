@@ -61,10 +61,11 @@ async function register(app: FastifyInstance, firstName: string): Promise<{ user
     },
   });
   expect(answer.statusCode, answer.body).toBe(201);
+  // The Cookie header a browser would send back: the session and its readable hint.
   const setCookie = answer.headers['set-cookie'];
-  const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
-  expect(first).toBeTruthy();
-  return { user: (answer.json() as { user: User }).user, cookie: first!.split(';')[0]! };
+  const cookies = (Array.isArray(setCookie) ? setCookie : [String(setCookie)]).map((value) => value.split(';')[0]!);
+  expect(cookies.map((cookie) => cookie.split('=')[0])).toEqual(['harbour_session', 'harbour_signed_in']);
+  return { user: (answer.json() as { user: User }).user, cookie: cookies.join('; ') };
 }
 
 async function adminActor(app: FastifyInstance, email: string) {
@@ -215,6 +216,11 @@ describe('the page cache (PGlite)', () => {
     expect(asAlice.body).toBe(anonymous.body);
     const summary = await get(app, '/api/users/summary', { cookie: alice.cookie });
     expect(summary.json()).toMatchObject({ id: alice.user.id, name: alice.user.name });
+    // A session that arrives without its hint could not ask for its account part: rendered for her, hint sent.
+    const withoutHint = await get(app, path, { cookie: alice.cookie.split('; ')[0]! });
+    expect(withoutHint.headers['x-page-cache']).toBeUndefined();
+    expect(withoutHint.body).toContain('Alicepagecache');
+    expect(String(withoutHint.headers['set-cookie'])).toMatch(/^harbour_signed_in=1;/);
 
     // Their data requests may carry the root loader's account: theirs alone, never kept.
     const data = await get(app, `${path}.data`, { cookie: alice.cookie });
