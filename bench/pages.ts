@@ -42,7 +42,7 @@ function spread(count: number, max: number): number[] {
   return Array.from({ length: count }, (_, index) => 1 + ((index * 7919) % max));
 }
 
-/** A shopper signed in with a session cookie, as a browser is. */
+/** A shopper signed in with the cookies a browser keeps. */
 async function signedInCookie(shopUrl: string): Promise<string> {
   const response = await fetch(`${shopUrl}/api/auth/register`, {
     method: 'POST',
@@ -63,9 +63,11 @@ async function signedInCookie(shopUrl: string): Promise<string> {
     }),
   });
   if (response.status !== 201) throw new Error(`register: ${response.status} ${await response.text()}`);
-  const cookie = response.headers.getSetCookie()[0]?.split(';')[0];
-  if (!cookie) throw new Error('register set no session cookie');
-  return cookie;
+  // Every cookie it was sent, as a browser sends them back: the session and its readable hint.
+  const cookies = response.headers.getSetCookie().map((value) => value.split(';')[0]!);
+  if (!cookies.some((cookie) => cookie.startsWith('harbour_session=')))
+    throw new Error('register set no session cookie');
+  return cookies.join('; ');
 }
 
 /**

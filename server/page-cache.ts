@@ -125,6 +125,11 @@ export function createPageCache(options: PageCacheOptions) {
       misses += 1;
       return undefined;
     },
+    /** Whether `key` is kept and fresh, without counting a hit or a miss. */
+    holdsFresh(key: string): boolean {
+      const page = pages.peek(key);
+      return page !== undefined && now() - page.storedAt < ttlOf(page);
+    },
     /** True for the first caller that asks to refresh a stale `key`, until `refreshDone(key)`. */
     claimRefresh(key: string): boolean {
       if (refreshing.has(key)) return false;

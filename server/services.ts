@@ -2,7 +2,7 @@ import type { User } from '../contracts/account.ts';
 import type { AccountSummary } from '../contracts/account-fields.ts';
 import type { Database } from '../db/client.ts';
 import type { Config } from './config.ts';
-import { createAccounts } from './domain/accounts.ts';
+import { createAccounts, readAccountSummary } from './domain/accounts.ts';
 import { createAddressBook, createPaymentMethods } from './domain/address-book.ts';
 import { createBackOffice } from './domain/back-office.ts';
 import { getSavedCart, mergeCart, quoteCart, saveCart } from './domain/cart.ts';
@@ -172,10 +172,8 @@ export function createShopServices(
      * What every page's frame shows of a signed-in shopper: the root loader renders it into
      * personal pages, and GET /api/users/summary hands it to a page served from the shared cache.
      */
-    accountSummary: async (user: Pick<User, 'id' | 'firstName' | 'name' | 'role'>): Promise<AccountSummary> => {
-      const [wishlist, points] = await Promise.all([listWishlistIds(db, user.id), pointsBalance(db, user.id)]);
-      return { id: user.id, firstName: user.firstName, name: user.name, role: user.role, wishlist, points };
-    },
+    accountSummary: (user: Pick<User, 'id' | 'firstName' | 'name' | 'role'>): Promise<AccountSummary> =>
+      readAccountSummary(db, user),
     wishlist: {
       ids: (userId: number) => listWishlistIds(db, userId),
       list: (userId: number) => listWishlist(db, userId),

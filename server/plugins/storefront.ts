@@ -163,7 +163,9 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
         },
         sharedPage: () => {
           // This shopper's copy is theirs; the next shopper, signed in or not, gets the shared one.
-          if (cacheKey && !isDataRequest(request.url)) renderSharedCopy(request, cacheKey, userAgent);
+          if (cacheKey && !isDataRequest(request.url) && !pageCache!.holdsFresh(cacheKey)) {
+            renderSharedCopy(request, cacheKey, userAgent);
+          }
         },
       });
       // One handler per build: making it flattens and ranks every route again (3 % of a render).
