@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { seriousAxeViolations } from './axe.ts';
 import { watchPageErrors } from './browser.ts';
@@ -127,6 +127,15 @@ export async function signOutFromHeader(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Logout', exact: true }).click();
   await waitForPath(page, '/');
   await expect.poll(() => page.locator('header').getByRole('link', { name: 'Login' }).count(), SETTLE).toBe(1);
+}
+
+/** Clicks a signed-in heart and waits until the shop has saved the change. */
+export async function toggleSavedHeart(page: Page, button: Locator): Promise<void> {
+  const saved = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/wishlist.data' && response.request().method() === 'POST',
+  );
+  await button.click();
+  expect((await saved).status()).toBe(200);
 }
 
 /** The session cookie of a context, if it has one. */

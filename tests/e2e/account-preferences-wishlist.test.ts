@@ -9,6 +9,7 @@ import {
   SETTLE,
   signIn,
   submitLogin,
+  toggleSavedHeart,
   waitForPath,
 } from './account-helpers.ts';
 import { launchBrowser, watchPageErrors } from './browser.ts';
@@ -30,15 +31,6 @@ function heart(scope: Page | Locator, productName: string): Locator {
 async function wishlistNames(page: Page): Promise<string[]> {
   const names = await page.locator('main article h3').allTextContents();
   return names.map((name) => name.trim()).toSorted();
-}
-
-/** Clicks a signed-in heart and waits until the shop has saved the change. */
-async function toggleSavedHeart(page: Page, button: Locator): Promise<void> {
-  const saved = page.waitForResponse(
-    (response) => new URL(response.url()).pathname === '/wishlist.data' && response.request().method() === 'POST',
-  );
-  await button.click();
-  expect((await saved).status()).toBe(200);
 }
 
 describe('preferences and wishlist', () => {

@@ -11,6 +11,7 @@ import {
   SETTLE,
   signIn,
   signOutFromHeader,
+  toggleSavedHeart,
   watchedPage,
 } from './account-helpers.ts';
 import { launchBrowser } from './browser.ts';
@@ -95,11 +96,7 @@ describe('catalogue pages from the shared cache, signed in', () => {
     const name = (await watched.page.locator('main article h3').first().textContent())?.trim() ?? '';
     const heart = () => watched.page.getByRole('button', { name: `Save ${name} to wishlist`, exact: true }).first();
     expect(await heart().getAttribute('aria-pressed')).toBe('false');
-    const saved = watched.page.waitForResponse(
-      (response) => new URL(response.url()).pathname === '/wishlist.data' && response.request().method() === 'POST',
-    );
-    await heart().click();
-    expect((await saved).status()).toBe(200);
+    await toggleSavedHeart(watched.page, heart());
     const again = await watched.page.reload();
     expect(again?.headers()['x-page-cache']).toBe('HIT');
     await hydrated(watched.page);
