@@ -82,12 +82,17 @@ function lineKey(line: { productId: number; variantId?: number | null }): string
   return `${line.productId}:${line.variantId ?? 0}`;
 }
 
+/** The lines the account holds as far as this page knows, so taking them in is not saved back. */
+let savedLines: string | null = null;
+
 async function adopt(lines: SavedLine[]): Promise<void> {
   const quote = await postJson<CartQuote>('/api/cart/quote', 'POST', { items: lines });
   const added = new Map(
     lines.flatMap((line) => (line.addedPrice === undefined ? [] : [[lineKey(line), line.addedPrice] as const])),
   );
-  updateCart(() => replaceCart(itemsFromQuote(quote, added)));
+  const cart = replaceCart(itemsFromQuote(quote, added));
+  savedLines = JSON.stringify(cartLines(cart));
+  updateCart(() => cart);
 }
 
 /** Fetches the account's saved cart into this browser (after a reorder, or on another device). */
@@ -101,6 +106,10 @@ let pushing: Promise<unknown> = Promise.resolve();
 /** Saves this browser's cart to the account; saves run one after another, so the last one wins. */
 export function pushCart(): void {
   const lines = cartLines(currentCart());
+  const serialized = JSON.stringify(lines);
+  // Taking the saved cart in changes this browser's copy, not the account's: nothing to save.
+  if (serialized === savedLines) return;
+  savedLines = serialized;
   pushing = pushing.then(() => postJson('/api/cart', 'PUT', { items: lines }).catch(() => {}));
 }
 
