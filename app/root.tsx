@@ -64,29 +64,36 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { shop, categories, account };
 }
 
-let hydrating = true;
+/** Whether this page view knows whose it is: its first load has run to the end. */
+let accountSettled = false;
 
 /**
- * On the first load, a page from the shared cache (rendered for nobody) gets the signed-in
- * shopper's account part from the API when the hint cookie says there is one
- * (app/lib/account-summary.ts). Later loads are data requests, which the server answers for
- * this shopper, account included.
+ * A page from the shared cache (rendered for nobody) gets the signed-in shopper's account
+ * part from the API when the hint cookie says there is one (app/lib/account-summary.ts).
+ * Until that has happened once, every navigation reloads the root (see `shouldRevalidate`),
+ * so a click made while the summary was on its way cannot leave the page signed out; a
+ * data request then answers for this shopper, account included.
  */
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
   const data = await serverLoader();
-  const first = hydrating;
-  hydrating = false;
-  if (!first || data.account || !hasSignedInHint()) return { ...data, accountSettled: true };
-  return { ...data, account: await fetchAccountSummary(), accountSettled: true };
+  if (accountSettled || data.account || !hasSignedInHint()) {
+    accountSettled = true;
+    return { ...data, accountSettled: true };
+  }
+  const account = await fetchAccountSummary();
+  accountSettled = true;
+  return { ...data, account, accountSettled: true };
 }
 clientLoader.hydrate = true as const;
 
 /**
  * The frame's data changes only with configuration or the catalogue, so ordinary
  * navigations (including GET searches) keep it; an action (sign in, sign out, a
- * form post) reloads it, as React Router does by default.
+ * form post) reloads it, as React Router does by default. Until the first load has
+ * settled whose page this is, every navigation reloads it.
  */
 export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (!accountSettled) return true;
   return formMethod !== undefined && formMethod.toUpperCase() !== 'GET' ? defaultShouldRevalidate : false;
 }
 
@@ -133,8 +140,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </a>
         <IconSprite />
         {data ? <SiteHeader shop={data.shop} categories={data.categories} account={data.account} /> : null}
-        {data?.account ? <WishlistMerge /> : null}
-        {data ? <CartSync userKey={data.account ? String(data.account.id) : null} /> : null}
+        {/* Not before the account part is in: a kept page first says nobody is signed in, which would empty the cart. */}
+        {settled && data?.account ? <WishlistMerge /> : null}
+        {settled && data ? <CartSync userKey={data.account ? String(data.account.id) : null} /> : null}
         <main id="main" className="flex-1">
           {children}
         </main>

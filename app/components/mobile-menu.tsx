@@ -115,6 +115,7 @@ export function MobileMenu({ categories, phone, account }: MobileMenuProps) {
           <div className="p-3">
             <Link
               to="/login"
+              data-signed-out-only=""
               onClick={close}
               className="block rounded-md bg-accent px-4 py-2.5 text-center text-sm font-bold uppercase tracking-wide text-ink hover:bg-accent-dark"
             >

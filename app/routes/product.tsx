@@ -589,6 +589,7 @@ function RedeemWithPoints({ productId, pointsCost }: { productId: number; points
     return (
       <Link
         to={`/login?redirectTo=${encodeURIComponent(`/product/${productId}`)}`}
+        data-signed-out-only=""
         className="flex h-12 items-center justify-center rounded-md border-2 border-navy-900 font-bold uppercase tracking-wide text-navy-900 hover:bg-navy-100"
       >
         Sign in to redeem for {pointsCost.toLocaleString('en-AU')} points

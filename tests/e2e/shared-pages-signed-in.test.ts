@@ -60,9 +60,9 @@ function summaryRequests(page: Page): Request[] {
   return seen;
 }
 
-/** The header's Login link, found whether or not it is hidden (a hidden one has no role to find it by). */
+/** The header's Login link (desktop), found whether or not it is hidden (a hidden one has no role to find it by). */
 function headerLogin(page: Page) {
-  return page.locator('header a[data-signed-out-only]');
+  return page.locator('header a[data-signed-out-only]').first();
 }
 
 describe('catalogue pages from the shared cache, signed in', () => {
@@ -129,6 +129,58 @@ describe('catalogue pages from the shared cache, signed in', () => {
     await hydrated(page);
     await expect.poll(() => accountButton(page).textContent(), SETTLE).toContain(user.firstName);
     expect(await page.evaluate(() => document.documentElement.dataset.account)).toBeUndefined();
+    await context.close();
+  });
+
+  it("leaves a signed-in shopper's cart alone on a kept page: no emptying, no merge", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, user);
+    await cachedPath(page, '/products');
+    const owner = () => page.evaluate(() => window.localStorage.getItem('harbour-tools.cart.owner'));
+    await expect.poll(owner, SETTLE).not.toBeNull();
+    const before = await owner();
+    const cartWrites: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      // A quote is a read that happens to be a POST; merging and saving change the account's cart.
+      if (path.startsWith('/api/cart') && path !== '/api/cart/quote' && request.method() !== 'GET') {
+        cartWrites.push(`${request.method()} ${path}`);
+      }
+    });
+    const document = await page.goto(`${baseUrl}/products`);
+    expect(document?.headers()['x-page-cache']).toBe('HIT');
+    await hydrated(page);
+    await page.waitForLoadState('networkidle');
+    expect(cartWrites).toEqual([]);
+    expect(await owner()).toBe(before);
+    await context.close();
+  });
+
+  it('still fills in the account when the shopper navigates before it arrived', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, user);
+    await cachedPath(page, '/products');
+    await cachedPath(page, '/deals');
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/users/summary', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${baseUrl}/products`);
+    await page.waitForFunction(() => document.documentElement.dataset.account === 'pending');
+    // React has taken over the links once the modules have run; follow one while the summary is held.
+    await page.waitForFunction(() =>
+      Boolean((window as unknown as { __reactRouterContext?: unknown }).__reactRouterContext),
+    );
+    await page.locator('header').getByRole('link', { name: 'Deals', exact: true }).click();
+    await expect.poll(() => new URL(page.url()).pathname, SETTLE).toBe('/deals');
+    await hydrated(page);
+    await expect.poll(() => accountButton(page).textContent(), SETTLE).toContain(user.firstName);
+    expect(await page.evaluate(() => document.documentElement.dataset.account)).toBeUndefined();
+    release();
     await context.close();
   });
 
