@@ -19,17 +19,18 @@ export const streamTimeout = 5_000;
  * or on disk, whatever its route says. Other pages are public only where the route says so
  * (catalogue pages, see app/lib/page-cache-headers.ts), else asked for afresh each time.
  */
-function setCacheControl(headers: Headers, loadContext: RouterContextProvider): void {
+function setCacheControl(headers: Headers, loadContext: RouterContextProvider, status: number): void {
   const request = loadContext.get(requestContext);
   if (request.viewer) {
-    if (headers.get('Cache-Control') === PUBLIC_PAGE_CACHE_CONTROL) request.sharedPage();
+    // Only a page that could be kept (a 404 never is) is worth a copy for nobody.
+    if (status === 200 && headers.get('Cache-Control') === PUBLIC_PAGE_CACHE_CONTROL) request.sharedPage();
     headers.set('Cache-Control', 'private, no-store');
   } else if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-cache');
 }
 
 /** Client-side navigations fetch the same loaders' data: the same rule applies to it. */
 export function handleDataRequest(response: Response, { context }: { context: RouterContextProvider }): Response {
-  setCacheControl(response.headers, context);
+  setCacheControl(response.headers, context, response.status);
   return response;
 }
 
@@ -57,7 +58,7 @@ export default function handleRequest(
           // The page's JavaScript is fetched after its first paint (app/lib/deferred-modules.ts).
           const body = createDeferredModulesStream();
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-          setCacheControl(responseHeaders, loadContext);
+          setCacheControl(responseHeaders, loadContext, responseStatusCode);
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

@@ -24,7 +24,8 @@ export interface PageFigures {
   signedIn: PageLoad;
   /**
    * Whole signed-in page views: the kept document and the account summary the page then asks
-   * for (GET /api/users/summary), one of each per view; figures per view, not per request.
+   * for (GET /api/users/summary), one of each per view. Throughput and CPU are per view,
+   * latencies per request.
    */
   signedInViews: PageLoad;
   /** Size of each page as a browser receives it (br) and as HTML. */

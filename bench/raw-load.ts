@@ -27,36 +27,61 @@ export async function measureRawLoad(options: LoadOptions): Promise<LoadResult> 
   const started = performance.now();
   const endsAt = started + options.durationSeconds * 1000;
 
+  // A server that closes a connection (an idle timeout, `Connection: close`) gets a new one
+  // while the run lasts; one that stops answering is cut off a little after it.
   const runConnection = (): Promise<void> =>
     new Promise((resolve) => {
-      const socket: Socket = connect({ host: url.hostname, port: Number(url.port), noDelay: true });
-      const response = new ResponseReader();
-      let sentAt = 0;
-      const send = () => {
-        if (performance.now() >= endsAt) {
-          socket.end();
-          return;
-        }
-        sentAt = performance.now();
-        socket.write(requests[next++ % requests.length]!);
-      };
-      socket.on('connect', send);
-      socket.on('data', (chunk: Buffer) => {
-        let offset = 0;
-        while (offset < chunk.length) {
-          offset = response.feed(chunk, offset);
-          if (response.done) {
-            latencies.push(performance.now() - sentAt);
-            if (response.status < 200 || response.status > 299) non2xx += 1;
-            response.reset();
-            send();
+      const open = () => {
+        const socket: Socket = connect({
+          host: url.hostname,
+          port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+          noDelay: true,
+        });
+        const response = new ResponseReader();
+        let sentAt = 0;
+        let awaiting = false;
+        const send = () => {
+          if (performance.now() >= endsAt) {
+            awaiting = false;
+            socket.end();
+            return;
           }
-        }
-      });
-      socket.on('error', () => {
-        errors += 1;
-      });
-      socket.on('close', () => resolve());
+          sentAt = performance.now();
+          awaiting = true;
+          socket.write(requests[next++ % requests.length]!);
+        };
+        const deadline = setTimeout(() => socket.destroy(), endsAt - performance.now() + 10_000);
+        socket.on('connect', send);
+        socket.on('data', (chunk: Buffer) => {
+          let offset = 0;
+          try {
+            while (offset < chunk.length) {
+              offset = response.feed(chunk, offset);
+              if (!response.done) continue;
+              const status = response.status;
+              response.reset();
+              // An interim answer (103 Early Hints, say) is followed by the real one.
+              if (status >= 100 && status < 200) continue;
+              latencies.push(performance.now() - sentAt);
+              if (status < 200 || status > 299) non2xx += 1;
+              send();
+            }
+          } catch {
+            errors += 1;
+            socket.destroy();
+          }
+        });
+        socket.on('error', () => {
+          errors += 1;
+        });
+        socket.on('close', () => {
+          clearTimeout(deadline);
+          if (awaiting) errors += 1;
+          if (performance.now() < endsAt) open();
+          else resolve();
+        });
+      };
+      open();
     });
 
   await Promise.all(Array.from({ length: options.connections }, runConnection));

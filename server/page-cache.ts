@@ -7,7 +7,7 @@ const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 /**
- * A page kept for anonymous shoppers: its body compressed both ways once (so a hit costs
+ * A page kept for every shopper (rendered for nobody): its body compressed both ways once (so a hit costs
  * no compression), the headers it went out with, its ETag, and the hashes of its inline
  * scripts. The body still carries the nonce of the render that made it; a cached page is
  * sent with a Content-Security-Policy that allows exactly these scripts by hash instead, so

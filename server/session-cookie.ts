@@ -65,7 +65,7 @@ export function signedInHintFor(setCookies: readonly string[], secure: boolean):
     sameSite: 'lax',
     secure,
     path: '/',
-    ...(signedIn ? (expires ? { expires } : {}) : { maxAge: 0 }),
+    ...(signedIn ? { ...(expires ? { expires } : {}), ...(maxAge !== undefined ? { maxAge } : {}) } : { maxAge: 0 }),
   });
 }
 

@@ -10,6 +10,7 @@ import {
   sessionCookie,
   signedInHint,
   signedInHintFor,
+  signedInHintName,
 } from '../session-cookie.ts';
 
 export interface RequestAuth {
@@ -51,9 +52,15 @@ export function registerAuth(app: FastifyInstance): void {
     if (cookie && !reply.hasHeader('set-cookie')) reply.header('set-cookie', cookie);
     // Whatever set or cleared the session cookie (sign-in, sign-out, a refresh, a page action), the hint follows it.
     const setCookies = reply.getHeader('set-cookie');
-    if (setCookies !== undefined) {
-      const hint = signedInHintFor(Array.isArray(setCookies) ? setCookies : [String(setCookies)], secure);
-      if (hint) reply.header('set-cookie', hint);
+    const values = setCookies === undefined ? [] : Array.isArray(setCookies) ? setCookies : [String(setCookies)];
+    const hint = signedInHintFor(values, secure);
+    if (hint) reply.header('set-cookie', hint);
+    else {
+      // A live session that came without its hint gets it, whatever cookies the route set of its own.
+      const missingHint = pendingHints.get(request);
+      if (missingHint && !values.some((value) => value.startsWith(`${signedInHintName(secure)}=`))) {
+        reply.header('set-cookie', missingHint);
+      }
     }
     done(null, payload);
   });
@@ -74,13 +81,15 @@ async function resolveAuth(
     );
   } else if (carried.carrier === 'cookie' && !carriesSignedInHint(request.headers.cookie, secure)) {
     // A live session without its hint (made before the hint existed): the hint alone goes out.
-    pendingCookies.set(request, signedInHint(session!.expiresAt, secure));
+    pendingHints.set(request, signedInHint(session!.expiresAt, secure));
   }
   return session ? { session, carrier: carried.carrier } : null;
 }
 
 /** Cookies to send with the reply of a request whose session was refreshed or found dead. */
 const pendingCookies = new WeakMap<FastifyRequest, string>();
+/** The signed-in hint for a request whose live session came without it. */
+const pendingHints = new WeakMap<FastifyRequest, string>();
 
 /** preHandler for routes that need a signed-in shopper: 401 `{ message }` otherwise. */
 export async function requireUser(request: FastifyRequest): Promise<void> {

@@ -28,6 +28,9 @@ interface StorefrontEntryModule {
   requestContext: RouterContext<RequestInfo>;
 }
 
+/** Background renders of pages for the cache at once, per process: they share the CPU with shoppers' requests. */
+const MAX_SHARED_RENDERS = 4;
+
 /** Marks the app's own request that renders a stale cached page again. */
 const REFRESH_HEADER = 'x-page-cache-refresh';
 
@@ -96,18 +99,32 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
 
     let renderer: { build: ServerBuild; handle: ReturnType<typeof createRequestHandler> } | null = null;
 
-    /** Renders `url` again for nobody in particular, after this answer, once however many ask. */
+    let sharedRendersInFlight = 0;
+    /**
+     * Renders `url` again for nobody in particular, after this answer, once however many ask,
+     * and a few pages at a time at most (more waits for the next request that needs it).
+     */
     const renderSharedCopy = (request: FastifyRequest, key: string, userAgent: string) => {
-      if (!pageCache!.claimRefresh(key)) return;
-      // Through the whole app, as a signed-out shopper's request would be.
+      if (sharedRendersInFlight >= MAX_SHARED_RENDERS || !pageCache!.claimRefresh(key)) return;
+      sharedRendersInFlight += 1;
+      // Through the whole app, as a signed-out shopper's request would be, for the same host
+      // (links and canonical URLs are built from it when PUBLIC_URL is not set).
       void app
         .inject({
           method: 'GET',
           url: request.url,
-          headers: { 'user-agent': userAgent, [REFRESH_HEADER]: refreshSecret },
+          headers: {
+            host: request.host,
+            'x-forwarded-proto': request.protocol,
+            'user-agent': userAgent,
+            [REFRESH_HEADER]: refreshSecret,
+          },
         })
         .catch((error: unknown) => request.log.warn({ err: error }, 'could not refresh a cached page'))
-        .finally(() => pageCache!.refreshDone(key));
+        .finally(() => {
+          sharedRendersInFlight -= 1;
+          pageCache!.refreshDone(key);
+        });
     };
 
     /**

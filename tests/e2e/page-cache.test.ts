@@ -229,6 +229,10 @@ describe('the page cache (PGlite)', () => {
     const rootData = await get(app, `${path}.data?_routes=root`, { cookie: alice.cookie });
     expect(rootData.body).toContain('Alicepagecache');
     expect(rootData.headers['x-page-cache']).toBeUndefined();
+    // Nor kept: the first signed-out request for the same data is a miss, made for nobody.
+    const rootDataSignedOut = await get(app, `${path}.data?_routes=root`);
+    expect(rootDataSignedOut.headers['x-page-cache']).toBe('MISS');
+    expect(rootDataSignedOut.body).not.toContain('Alicepagecache');
 
     // A page not yet kept is rendered for the shopper who asks (their name in it, private),
     // and a copy for nobody is made behind it, which everyone gets after.
