@@ -90,10 +90,10 @@ clientLoader.hydrate = true as const;
  * The frame's data changes only with configuration or the catalogue, so ordinary
  * navigations (including GET searches) keep it; an action (sign in, sign out, a
  * form post) reloads it, as React Router does by default. Until the first load has
- * settled whose page this is, every navigation reloads it.
+ * settled whose page this is, a signed-in shopper's every navigation reloads it.
  */
 export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  if (!accountSettled) return true;
+  if (!accountSettled && hasSignedInHint()) return true;
   return formMethod !== undefined && formMethod.toUpperCase() !== 'GET' ? defaultShouldRevalidate : false;
 }
 

@@ -331,15 +331,13 @@ export async function readAccountSummary(
   db: Database,
   user: Pick<User, 'id' | 'firstName' | 'name' | 'role'>,
 ): Promise<AccountSummary> {
-  const [row] = await db
-    .select({
-      wishlist: sql<
-        number[] | null
-      >`(select array_agg(${wishlistItems.productId} order by ${wishlistItems.createdAt}, ${wishlistItems.productId}) from ${wishlistItems} where ${wishlistItems.userId} = ${users.id})`,
-      points: sql<number>`(select coalesce(sum(${pointsLedger.points}), 0)::int from ${pointsLedger} where ${pointsLedger.userId} = ${users.id})`,
-    })
-    .from(users)
-    .where(eq(users.id, user.id));
+  // The user's id goes in as a parameter, not as `users.id`: drizzle writes a one-table query's
+  // columns unqualified, and inside the ledger's subquery an `"id"` would be the ledger's own.
+  const wishlist = sql<
+    number[] | null
+  >`(select array_agg(${wishlistItems.productId} order by ${wishlistItems.createdAt}, ${wishlistItems.productId}) from ${wishlistItems} where ${wishlistItems.userId} = ${user.id})`;
+  const points = sql<number>`(select coalesce(sum(${pointsLedger.points}), 0)::int from ${pointsLedger} where ${pointsLedger.userId} = ${user.id})`;
+  const [row] = await db.select({ wishlist, points }).from(users).where(eq(users.id, user.id));
   return {
     id: user.id,
     firstName: user.firstName,

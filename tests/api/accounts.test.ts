@@ -9,6 +9,7 @@ import {
   addresses,
   passwordResetTokens,
   paymentMethods,
+  pointsLedger,
   products,
   sessions,
   userPreferences,
@@ -632,6 +633,13 @@ for (const { kind, skip } of kinds) {
         const bob = await register();
         expect((await call('PUT', `/api/wishlist/${productIds[1]}`, { token: alice.token })).status).toBe(204);
         expect((await call('PUT', `/api/wishlist/${productIds[0]}`, { token: alice.token })).status).toBe(204);
+        expect((await call('PUT', `/api/wishlist/${productIds[2]}`, { token: bob.token })).status).toBe(204);
+        // Points on both, several rows each, so a sum over the wrong rows cannot come out right.
+        await shop.database.db.insert(pointsLedger).values([
+          { userId: alice.user.id, kind: 'earn', points: 120, note: 'summary test' },
+          { userId: alice.user.id, kind: 'redeem', points: -20, note: 'summary test' },
+          { userId: bob.user.id, kind: 'earn', points: 7, note: 'summary test' },
+        ]);
         const asAlice = await call<AccountSummary>('GET', '/api/users/summary', { cookie: alice.token });
         expect(asAlice.status).toBe(200);
         expect(asAlice.headers['cache-control']).toBe('no-store');
@@ -644,8 +652,14 @@ for (const { kind, skip } of kinds) {
           points: await shop.app.services.points.balance(alice.user.id),
         });
         expect([...asAlice.body.wishlist].sort((x, y) => x - y)).toEqual([productIds[0], productIds[1]]);
+        expect(asAlice.body.points).toBe(100);
         const asBob = await call<AccountSummary>('GET', '/api/users/summary', { token: bob.token });
-        expect(asBob.body).toMatchObject({ id: bob.user.id, name: bob.user.name, wishlist: [] });
+        expect(asBob.body).toMatchObject({
+          id: bob.user.id,
+          name: bob.user.name,
+          wishlist: [productIds[2]],
+          points: 7,
+        });
         expect((await call('GET', '/api/users/summary')).status).toBe(401);
       });
     });
