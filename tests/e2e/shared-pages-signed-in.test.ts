@@ -52,6 +52,19 @@ async function cachedProduct(page: Page, offset: number): Promise<CardProduct> {
   return product;
 }
 
+/** Holds this page's account summary requests until the returned function is called. */
+async function holdSummary(page: Page): Promise<() => void> {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/users/summary', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return () => release();
+}
+
 function summaryRequests(page: Page): Request[] {
   const seen: Request[] = [];
   page.on('request', (request) => {
@@ -112,14 +125,7 @@ describe('catalogue pages from the shared cache, signed in', () => {
     const { context, page } = await newPage(browser);
     const product = await cachedProduct(page, 4);
     await signIn(page, user);
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/api/users/summary', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdSummary(page);
     await page.goto(`${baseUrl}/product/${product.id}`);
     await page.waitForFunction(() => document.documentElement.dataset.account === 'pending');
     // The link is in the kept page, hidden until the shopper's account part arrives.
@@ -161,14 +167,7 @@ describe('catalogue pages from the shared cache, signed in', () => {
     await signIn(page, user);
     await cachedPath(page, '/products');
     await cachedPath(page, '/deals');
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/api/users/summary', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdSummary(page);
     await page.goto(`${baseUrl}/products`);
     await page.waitForFunction(() => document.documentElement.dataset.account === 'pending');
     // React has taken over the links once the modules have run; follow one while the summary is held.
