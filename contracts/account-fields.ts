@@ -61,6 +61,7 @@ export const ACCOUNT_MESSAGES = {
   wrongCurrentPassword: 'Current password is incorrect',
   signedOut: 'Please sign in to continue',
   tooManyAttempts: 'Too many sign-in attempts. Please wait a few minutes and try again.',
+  tooManyPasswordChecks: 'Too many password attempts. Please wait a few minutes and try again.',
   cardDataRefused: 'Card numbers and security codes are never stored: send only the last 4 digits',
   profileUpdated: 'Profile updated successfully',
   passwordChanged: 'Password changed successfully',

@@ -470,6 +470,26 @@ export const rateLimitCounters = pgTable('rate_limit_counters', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
 
+/**
+ * Every declined card attempt, with the account and address it came from and a keyed hash
+ * of the card (never the number): the record behind the per-card, per-account and
+ * per-address caps (server/domain/card-velocity.ts) and what support looks at.
+ */
+export const paymentDeclines = pgTable(
+  'payment_declines',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    address: text('address'),
+    /** HMAC-SHA256 of the card number under the shop's own key (shop_settings), or null for a saved method. */
+    cardFingerprint: text('card_fingerprint'),
+    /** What was being paid for: 'order' or 'membership'. */
+    purpose: text('purpose').notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [index('payment_declines_created_idx').on(t.createdAt), index('payment_declines_user_idx').on(t.userId)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type AddressRow = typeof addresses.$inferSelect;
 export type PaymentMethodRow = typeof paymentMethods.$inferSelect;

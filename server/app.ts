@@ -31,6 +31,7 @@ import { createCatalogEvents } from './domain/catalog-events.ts';
 import { type CounterStore, createDatabaseCounterStore, createRedisCounterStore } from './domain/counters.ts';
 import { createMailer } from './domain/mail.ts';
 import { createCatalogVersion } from './domain/search-answers.ts';
+import { createSecurityEvents } from './domain/security-events.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
@@ -112,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       mailer,
       announceCatalogChange: (change) => catalogEvents.announce(change),
       catalogVersion,
+      securityEvents: createSecurityEvents(app.log),
     }),
   );
   app.addHook('onReady', () => catalogVersion.start(app.log));

@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { createAccounts, readAccountSummary } from './domain/accounts.ts';
 import { createAddressBook, createPaymentMethods } from './domain/address-book.ts';
 import { createBackOffice } from './domain/back-office.ts';
+import { createCardVelocity } from './domain/card-velocity.ts';
 import { getSavedCart, mergeCart, quoteCart, saveCart } from './domain/cart.ts';
 import {
   countProductsByBrand,
@@ -22,6 +23,7 @@ import { createCatalogAdmin } from './domain/catalog-admin.ts';
 import type { CatalogChange } from './domain/catalog-events.ts';
 import { createContactService } from './domain/contact.ts';
 import type { CounterStore } from './domain/counters.ts';
+import { createCurrentPasswordChecks } from './domain/current-password.ts';
 import { createGoogleSignIn } from './domain/google-sign-in.ts';
 import { createKitLaunch } from './domain/kit-launch.ts';
 import type { Mailer } from './domain/mail.ts';
@@ -34,6 +36,7 @@ import { getPreferences, savePreferences } from './domain/preferences.ts';
 import { createReadCache } from './domain/read-cache.ts';
 import { autocomplete, searchCatalogue } from './domain/search.ts';
 import { createSearchAnswers } from './domain/search-answers.ts';
+import { ignoreSecurityEvents, type SecurityEvents } from './domain/security-events.ts';
 import { createSessionStore } from './domain/sessions.ts';
 import { describeShop } from './domain/shop.ts';
 import { listPageEntries, listProductEntries, listSitemapFiles } from './domain/sitemap.ts';
@@ -56,8 +59,13 @@ export function createShopServices(
     announceCatalogChange?: (change: CatalogChange) => void;
     /** The catalogue version as committed now (createCatalogVersion); search answers are kept against it. */
     catalogVersion: { current(): Promise<number>; reads(): number };
+    /** Where security events go (the app's JSON log); none in tests that do not look. */
+    securityEvents?: SecurityEvents;
   },
 ) {
+  const securityEvents = infra.securityEvents ?? ignoreSecurityEvents;
+  const currentPassword = createCurrentPasswordChecks({ db, counters: infra.counters, securityEvents });
+  const cardVelocity = createCardVelocity({ db, counters: infra.counters, securityEvents });
   const gateway = infra.gateway ?? createSimulatedGateway({ declineRate: config.paymentDeclineRate });
   const catalogCache = createReadCache({ ttlMs: config.catalogCacheSeconds * 1000, maxEntries: 5000 });
   // Catalogue reads are pure functions of their arguments, so the arguments are the key.
@@ -182,6 +190,11 @@ export function createShopServices(
     },
     mailer: infra.mailer,
     gateway,
+    securityEvents,
+    /** Confirmations with the current password, 10 per account per 15 minutes. */
+    currentPassword,
+    /** Caps on declined card attempts per account, address and card (issue 21). */
+    cardVelocity,
     orders,
     memberships,
     points: {

@@ -10,6 +10,11 @@ export interface Viewer {
 /** What the server knows about one page request, handed to loaders and actions with the services. */
 export interface RequestInfo {
   viewer: Viewer | null;
+  /**
+   * The client's address as the server trusts it (TRUST_PROXY decides how much of
+   * X-Forwarded-For counts): page actions hand it to the domain's per-address limits.
+   */
+  clientAddress: string;
   /** The Content-Security-Policy nonce this response's inline scripts must carry. */
   nonce: string;
   /** Whether session cookies are Secure/__Host- (the shop is served over https). */
@@ -25,6 +30,7 @@ export interface RequestInfo {
 
 export const requestContext = createContext<RequestInfo>({
   viewer: null,
+  clientAddress: '',
   nonce: '',
   secureCookies: false,
   partFailed: () => {},

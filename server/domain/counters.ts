@@ -1,4 +1,4 @@
-import { eq, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Database } from '../../db/client.ts';
 import { rateLimitCounters } from '../../db/schema.ts';
@@ -20,6 +20,8 @@ export interface CounterStore {
   /** The count in the key's current window, without adding to it. */
   peek(key: string): Promise<WindowCount>;
   reset(key: string): Promise<void>;
+  /** Takes one back from the key's current window (an attempt counted up front that turned out fine); never below 0. */
+  decrement(key: string): Promise<void>;
 }
 
 export function createDatabaseCounterStore(db: Database): CounterStore {
@@ -62,6 +64,12 @@ export function createDatabaseCounterStore(db: Database): CounterStore {
     async reset(key) {
       await db.delete(rateLimitCounters).where(eq(rateLimitCounters.key, key));
     },
+    async decrement(key) {
+      await db
+        .update(rateLimitCounters)
+        .set({ count: sql`greatest(0, ${rateLimitCounters.count} - 1)` })
+        .where(and(eq(rateLimitCounters.key, key), gt(rateLimitCounters.expiresAt, sql`now()`)));
+    },
   };
 }
 
@@ -81,6 +89,14 @@ export function createRedisCounterStore(redis: Redis, prefix = 'harbour:counter:
     },
     async reset(key) {
       await redis.del(prefix + key);
+    },
+    async decrement(key) {
+      // Only a live key, and never below zero: a DECR on a missing key would make one without an expiry.
+      await redis.eval(
+        "local n = redis.call('get', KEYS[1]) if n and tonumber(n) > 0 then redis.call('decr', KEYS[1]) end return 0",
+        1,
+        prefix + key,
+      );
     },
   };
 }

@@ -173,6 +173,7 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
       let partFailed = false;
       context.set(entry.requestContext, {
         viewer: auth ? { user: toUser(auth.session.user), sessionId: auth.session.id } : null,
+        clientAddress: request.ip,
         nonce: reply.scriptNonce,
         secureCookies,
         partFailed: () => {
