@@ -58,6 +58,13 @@ export interface BuildAppOptions {
   logger?: boolean | Record<string, unknown>;
 }
 
+/** TRUST_PROXY as Fastify takes it: a hop count becomes proxy-addr's "trust the nearest N hops". */
+function fastifyTrustProxy(
+  trust: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 /**
  * Builds the whole shop (API, storefront, static files) without listening,
  * so tests drive it through `inject` and main.ts decides how to serve it.
@@ -67,7 +74,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, database } = options;
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(options.logger ?? { level: config.logLevel }),
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },

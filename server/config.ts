@@ -1,7 +1,46 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
 const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+
+/** proxy-addr's names for address ranges, which Fastify's trustProxy also takes. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const width = Number(bits);
+  return /^\d{1,3}$/.test(bits) && width <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * How much of X-Forwarded-For to believe, as Fastify's `trustProxy`: `false` (none), a hop
+ * count (the address that many proxies back from this server), or the proxies' own
+ * addresses/CIDR ranges. `true` is refused: it believes the left-most entry, which any client
+ * writes itself, and every per-address limit would be gone.
+ */
+const trustProxyFromEnv = z.string().transform((value, context): false | number | string[] => {
+  const text = value.trim();
+  if (text === 'false' || text === '0') return false;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (entries.length > 0 && entries.every(isProxyAddress)) return entries;
+  context.addIssue({
+    code: 'custom',
+    message:
+      text === 'true'
+        ? 'true would believe any client’s X-Forwarded-For: give the number of proxies in front (e.g. 1) or their addresses (e.g. 10.0.0.0/8)'
+        : 'must be false, a hop count (e.g. 1) or a comma-separated list of proxy addresses or CIDR ranges',
+  });
+  return z.NEVER;
+});
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -20,7 +59,7 @@ const envSchema = z.object({
   SEED_PRODUCTS: z.coerce.number().int().min(0).max(1_000_000).default(1500),
   AUTO_SEED: booleanFromEnv.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: booleanFromEnv.default(false),
+  TRUST_PROXY: trustProxyFromEnv.default(false),
   SHOP_NAME: z.string().min(1).default('Harbour Tools'),
   SHOP_PHONE: z.string().min(1).default('(02) 9000 0000'),
   SHOP_EMAIL: z.email().default('hello@harbourtools.example'),
@@ -57,6 +96,11 @@ export interface Config {
   host: string;
   port: number;
   publicUrl: string | undefined;
+  /**
+   * The origin every page, link and e-mail names: PUBLIC_URL, else http://localhost:PORT.
+   * Never the request's Host header, which anyone can write (a kept page would carry it to everyone).
+   */
+  origin: string;
   database: { kind: 'postgres'; url: string; maxConnections: number } | { kind: 'pglite'; dataDir: string };
   dataDir: string;
   buildDir: string;
@@ -72,7 +116,8 @@ export interface Config {
   sessionCacheSeconds: number;
   autoSeed: boolean;
   logLevel: Env['LOG_LEVEL'];
-  trustProxy: boolean;
+  /** Fastify's `trustProxy`: false, a hop count, or the proxies' addresses (TRUST_PROXY). */
+  trustProxy: false | number | string[];
   shop: ShopIdentity;
   /** An admin account made or updated at start (there is no built-in default admin). */
   admin: { email: string; password: string } | undefined;
@@ -139,6 +184,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST,
     port: env.PORT,
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
+    origin: env.PUBLIC_URL?.replace(/\/$/, '') ?? `http://localhost:${env.PORT}`,
     database: env.DATABASE_URL
       ? { kind: 'postgres', url: env.DATABASE_URL, maxConnections: env.DATABASE_POOL_SIZE }
       : { kind: 'pglite', dataDir: resolve(dataDir, 'pglite') },
@@ -188,4 +234,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuerUrl: env.GOOGLE_ISSUER_URL }
         : undefined,
   };
+}
+
+/** What an operator should fix before going live, logged once at start (server/main.ts). */
+export function startupWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.env === 'production' && config.publicUrl === undefined) {
+    warnings.push(
+      `PUBLIC_URL is not set: pages, links and e-mails name ${config.origin}. Set PUBLIC_URL to the shop's public address.`,
+    );
+  }
+  return warnings;
 }

@@ -10,7 +10,7 @@ loadDrizzleAsCommonJs();
 const { openConfiguredDatabase } = await import('../db/open-configured.ts');
 const { isCatalogueEmpty, seedCatalogue } = await import('../db/seed/seed-catalogue.ts');
 const { buildApp } = await import('./app.ts');
-const { ConfigError, loadConfig } = await import('./config.ts');
+const { ConfigError, loadConfig, startupWarnings } = await import('./config.ts');
 
 /** Starts the shop: config → database (migrated, seeded when empty) → app → listen; stops cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -58,9 +58,10 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  for (const warning of startupWarnings(config)) app.log.warn(warning);
   app.log.info(
     {
-      url: config.publicUrl ?? `http://localhost:${config.port}`,
+      url: config.origin,
       database: database.kind,
       startupMs: Math.round(performance.now() - startedAt),
     },

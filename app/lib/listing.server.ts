@@ -71,7 +71,7 @@ export async function loadShopListing(
   return {
     listing,
     categories: categories.map(({ id, name }) => ({ id, name })),
-    origin: publicOrigin(services.shop, request),
+    origin: publicOrigin(services.shop),
     shopName: services.shop.name,
     path: pageUrl(request).pathname,
   };

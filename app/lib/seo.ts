@@ -4,7 +4,7 @@
  *
  *   export async function loader({ request, context }) {
  *     const { shop } = context.get(shopContext);
- *     return { …, origin: publicOrigin(shop, request) };
+ *     return { …, origin: publicOrigin(shop) };
  *   }
  *   export function meta({ loaderData, matches }) {
  *     return pageMeta({
@@ -27,9 +27,13 @@ import type { ShopInfo } from '../../server/domain/shop.ts';
 export const META_DESCRIPTION_LENGTH = 160;
 export const CURRENCY = 'AUD';
 
-/** The shop's public origin: the configured PUBLIC_URL, else the origin the request came in on. */
-export function publicOrigin(shop: Pick<ShopInfo, 'publicUrl'>, request: Request): string {
-  return (shop.publicUrl ?? new URL(request.url).origin).replace(/\/$/, '');
+/**
+ * The shop's public origin: PUBLIC_URL, else http://localhost:PORT (server/config.ts). Never
+ * the origin a request came in on: its Host header is the client's to write, and a kept page
+ * would carry a forged one to every shopper after.
+ */
+export function publicOrigin(shop: Pick<ShopInfo, 'publicUrl'>): string {
+  return shop.publicUrl;
 }
 
 /** Path or relative image URL → absolute URL on the shop's origin; absolute URLs pass through. */

@@ -40,7 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!pending) return redirect('/login?notice=google', { headers });
   try {
     const url = new URL(request.url);
-    const callback = new URL(`${publicOrigin(shop, request)}/auth/google/callback${url.search}`);
+    const callback = new URL(`${publicOrigin(shop)}/auth/google/callback${url.search}`);
     const claims = await googleSignIn.finish(callback, pending);
     const userId = await accounts.findOrCreateGoogleUser(claims);
     const signedIn = await accounts.startSession(userId, { userAgent: request.headers.get('user-agent') ?? undefined });

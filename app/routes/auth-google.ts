@@ -18,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = returnTarget(pageUrl(request).searchParams.get('redirectTo'), '/profile');
   try {
     const { url, pending } = await googleSignIn.start(
-      `${publicOrigin(shop, request)}/auth/google/callback`,
+      `${publicOrigin(shop)}/auth/google/callback`,
       redirectTo,
     );
     const value = Buffer.from(JSON.stringify(pending)).toString('base64url');

@@ -30,7 +30,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const brand = await catalog.getBrand(id.data).catch(nullIfNotFound);
   if (!brand) throw data(null, { status: 404 });
   const listing = await loadListing(request, catalog, { brandId: brand.id }, { ...LISTING, brandFilter: false });
-  return { brand, listing, origin: publicOrigin(shop, request), shopName: shop.name };
+  return { brand, listing, origin: publicOrigin(shop), shopName: shop.name };
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

@@ -68,7 +68,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     subcategories,
     topProducts: topProducts?.items.map(toProductCardItem) ?? null,
     productCount: topProducts?.totalCount ?? null,
-    origin: publicOrigin(shop, request),
+    origin: publicOrigin(shop),
     shopName: shop.name,
   };
 }

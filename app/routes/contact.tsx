@@ -48,7 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     prefill: { ...EMPTY_VALUES, orderNumber, subject },
     renderedAt: Date.now(),
-    origin: publicOrigin(shop, request),
+    origin: publicOrigin(shop),
   };
 }
 

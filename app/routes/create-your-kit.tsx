@@ -29,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       minute: '2-digit',
     }).format(launchDate),
     renderedAt: Date.now(),
-    origin: publicOrigin(shop, request),
+    origin: publicOrigin(shop),
   };
 }
 

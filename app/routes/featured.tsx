@@ -18,7 +18,7 @@ export const headers = publicPageHeaders;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { catalog, shop } = context.get(shopContext);
   const list = await loadInfiniteList(request, catalog, { featured: true });
-  return { ...list, origin: publicOrigin(shop, request), shopName: shop.name };
+  return { ...list, origin: publicOrigin(shop), shopName: shop.name };
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

@@ -76,7 +76,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     catalog.listProducts({ ...first, isRedemption: true, inStock: true }),
   ]);
   return {
-    origin: publicOrigin(shop, request),
+    origin: publicOrigin(shop),
     departments,
     brandCount: brands?.length ?? 0,
     brands:

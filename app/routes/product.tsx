@@ -73,7 +73,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
   return {
     full: { ...full, relatedProducts: full.relatedProducts.map(toProductCardItem) },
-    origin: publicOrigin(shop, request),
+    origin: publicOrigin(shop),
     shop: {
       name: shop.name,
       phone: shop.phone,

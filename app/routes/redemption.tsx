@@ -19,7 +19,7 @@ export const headers = publicPageHeaders;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { catalog, shop } = context.get(shopContext);
   const list = await loadInfiniteList(request, catalog, { isRedemption: true });
-  return { ...list, origin: publicOrigin(shop, request), shopName: shop.name };
+  return { ...list, origin: publicOrigin(shop), shopName: shop.name };
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

@@ -63,7 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       };
     }),
     renderedAt: Date.now(),
-    origin: publicOrigin(shop, request),
+    origin: publicOrigin(shop),
   };
 }
 

@@ -48,7 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     topBrands: ranked?.slice(0, TOP_BRANDS_COUNT) ?? null,
     featured: featured?.items.map(toProductCardItem) ?? null,
     query: new URL(request.url).searchParams.get('q')?.slice(0, 100) ?? '',
-    origin: publicOrigin(shop, request),
+    origin: publicOrigin(shop),
     shopName: shop.name,
   };
 }

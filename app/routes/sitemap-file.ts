@@ -16,7 +16,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { shop, sitemap } = context.get(shopContext);
   const entries = file.kind === 'pages' ? await sitemap.listPages() : await sitemap.listProducts(file.chunk);
   if (!entries) return notFound();
-  return new Response(renderUrlSet(publicOrigin(shop, request), entries), {
+  return new Response(renderUrlSet(publicOrigin(shop), entries), {
     headers: { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': 'public, max-age=3600' },
   });
 }

@@ -9,7 +9,7 @@ import type { Route } from './+types/sitemap-index';
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { shop, sitemap } = context.get(shopContext);
-  const xml = renderSitemapIndex(publicOrigin(shop, request), await sitemap.listFiles());
+  const xml = renderSitemapIndex(publicOrigin(shop), await sitemap.listFiles());
   return new Response(xml, {
     headers: { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': 'public, max-age=3600' },
   });

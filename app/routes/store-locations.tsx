@@ -33,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     googleMapsApiKey: shop.googleMapsApiKey,
     renderedAt: Date.now(),
-    origin: publicOrigin(shop, request),
+    origin: publicOrigin(shop),
   };
 }
 

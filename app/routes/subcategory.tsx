@@ -39,7 +39,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     subcategory,
     siblings: siblings.map(({ id, name }) => ({ id, name })),
     listing,
-    origin: publicOrigin(shop, request),
+    origin: publicOrigin(shop),
     shopName: shop.name,
   };
 }

@@ -34,7 +34,8 @@ export function describeShop(config: Config) {
     openingHours: OPENING_HOURS,
     googleMapsApiKey: shop.googleMapsApiKey ?? null,
     kitLaunchDate: shop.kitLaunchDate ?? null,
-    publicUrl: config.publicUrl ?? null,
+    /** PUBLIC_URL, else http://localhost:PORT: what canonical, og and JSON-LD URLs name (never the request's Host). */
+    publicUrl: config.origin,
     /** Whether the Google button shows: only when a Google client is configured. */
     googleSignIn: config.google !== undefined,
     shipping: {

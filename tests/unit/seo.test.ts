@@ -46,10 +46,9 @@ const full = {
 } as unknown as FullProduct;
 
 describe('seo helpers', () => {
-  it('prefers the configured public URL over the request origin', () => {
-    const request = new Request('http://127.0.0.1:3000/product/7');
-    expect(publicOrigin({ publicUrl: null }, request)).toBe('http://127.0.0.1:3000');
-    expect(publicOrigin({ publicUrl: 'https://shop.example/' }, request)).toBe('https://shop.example');
+  it('names the configured origin, which no request can change (PUBLIC_URL, else http://localhost:PORT)', () => {
+    expect(publicOrigin({ publicUrl: 'https://shop.example' })).toBe('https://shop.example');
+    expect(publicOrigin({ publicUrl: 'http://localhost:3000' })).toBe('http://localhost:3000');
   });
 
   it('makes relative paths absolute and leaves absolute URLs alone', () => {
