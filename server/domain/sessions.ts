@@ -7,6 +7,17 @@ import { generateToken, hashToken } from './tokens.ts';
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 export const SESSION_REFRESH_AFTER_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Staff sessions (issue 21): at most 12 hours from sign-in, and over after 30 minutes without
+ * a request; the last request is written at most once a minute, so idleness is known to
+ * within a minute at one write a minute per busy member of staff.
+ */
+export const STAFF_SESSION_LIMITS = {
+  lifetimeMs: 12 * 60 * 60 * 1000,
+  idleMs: 30 * 60 * 1000,
+  touchAfterMs: 60 * 1000,
+} as const;
+
 export interface NewSession {
   /** Given to the client once (cookie or `{ token }`); only its hash is stored. */
   token: string;
@@ -22,13 +33,28 @@ export interface ValidSession {
   user: UserRow;
 }
 
+/** A new session for the user: 30 days for a shopper, 12 hours for staff. */
 export async function createSession(db: Database, userId: number, userAgent: string | undefined): Promise<NewSession> {
+  const [user] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId));
+  if (!user) throw new Error(`No user ${userId} to start a session for`);
   const token = generateToken();
-  const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS);
+  const expiresAt = new Date(
+    Date.now() + (user.role === 'admin' ? STAFF_SESSION_LIMITS.lifetimeMs : SESSION_LIFETIME_MS),
+  );
   await db
     .insert(sessions)
     .values({ id: hashToken(token), userId, expiresAt, userAgent: userAgent?.slice(0, 300) ?? null });
   return { token, expiresAt };
+}
+
+/** Why a live session is over by the staff rules, or null: 12 hours since sign-in, 30 minutes idle. */
+export function staffSessionEnded(
+  session: { createdAt: Date; lastSeenAt: Date },
+  now: number,
+): 'lifetime' | 'idle' | null {
+  if (now - session.createdAt.getTime() >= STAFF_SESSION_LIMITS.lifetimeMs) return 'lifetime';
+  if (now - session.lastSeenAt.getTime() >= STAFF_SESSION_LIMITS.idleMs) return 'idle';
+  return null;
 }
 
 /** The session a token belongs to, with its user; null for an unknown, revoked or expired token. */
@@ -42,9 +68,20 @@ export async function validateSession(db: Database, token: string): Promise<Vali
     .where(eq(sessions.id, id));
   if (!row) return null;
   const now = Date.now();
-  if (row.session.expiresAt.getTime() <= now) {
+  const staff = row.user.role === 'admin';
+  if (row.session.expiresAt.getTime() <= now || (staff && staffSessionEnded(row.session, now))) {
     await db.delete(sessions).where(eq(sessions.id, id));
     return null;
+  }
+  if (staff) {
+    // Staff sessions keep their 12-hour end; only the last request is written, for the idle rule.
+    if (now - row.session.lastSeenAt.getTime() >= STAFF_SESSION_LIMITS.touchAfterMs) {
+      await db
+        .update(sessions)
+        .set({ lastSeenAt: new Date(now) })
+        .where(eq(sessions.id, id));
+    }
+    return { id, userId: row.user.id, expiresAt: row.session.expiresAt, refreshed: false, user: row.user };
   }
   if (now - row.session.lastSeenAt.getTime() >= SESSION_REFRESH_AFTER_MS) {
     const expiresAt = new Date(now + SESSION_LIFETIME_MS);

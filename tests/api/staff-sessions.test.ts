@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STAFF_SESSION_LIMITS, staffSessionEnded } from '../../server/domain/sessions.ts';
 import { createTestShop, type TestShop } from '../helpers/test-app.ts';
 
 /*
@@ -108,5 +110,21 @@ describe('staff and shopper session lifetimes', () => {
     const { email, token } = await shopper();
     await age(email, '20 days', '3 hours');
     expect((await profile(token)).statusCode).toBe(200);
+  });
+});
+
+describe('staffSessionEnded', () => {
+  it('ends a staff session exactly when it is 12 hours old or 30 minutes idle', () => {
+    const hour = 60 * 60 * 1000;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 24 * hour }), fc.integer({ min: 0, max: 24 * hour }), (age, idleRaw) => {
+        const idle = Math.min(idleRaw, age);
+        const now = Date.UTC(2026, 10, 27);
+        const verdict = staffSessionEnded({ createdAt: new Date(now - age), lastSeenAt: new Date(now - idle) }, now);
+        const expected =
+          age >= STAFF_SESSION_LIMITS.lifetimeMs ? 'lifetime' : idle >= STAFF_SESSION_LIMITS.idleMs ? 'idle' : null;
+        expect(verdict).toBe(expected);
+      }),
+    );
   });
 });
