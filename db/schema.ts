@@ -555,6 +555,8 @@ export const orders = pgTable(
     idempotencyKey: text('idempotency_key').notNull(),
     /** SHA-256 of what the order was asked for, so the same key with another body is refused. */
     requestHash: text('request_hash').notNull(),
+    /** When the order became Succeeded (shipped or collected): the 30-day return window runs from it. */
+    fulfilledAt: timestamp('fulfilled_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
@@ -681,11 +683,17 @@ export const pointsLedger = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['earn', 'redeem', 'reverse'] }).notNull(),
+    kind: text('kind', { enum: ['earn', 'redeem', 'reverse', 'adjust'] }).notNull(),
     points: integer('points').notNull(),
     orderId: integer('order_id').references(() => orders.id, { onDelete: 'set null' }),
     note: text('note').notNull(),
     createdAt: timestamps.createdAt,
+    /**
+     * When the entry counts towards the spendable balance: earned points 30 days after the order
+     * was fulfilled (the return window), everything else at once; null while a return of the
+     * order is being decided.
+     */
+    availableAt: timestamp('available_at', { withTimezone: true }).defaultNow(),
   },
   (t) => [index('points_ledger_user_idx').on(t.userId, t.createdAt)],
 );

@@ -15,6 +15,7 @@ import { Redis } from 'ioredis';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { addressBookRoutes } from './api/address-book.ts';
 import { adminRoutes } from './api/admin.ts';
+import { adminPointsRoutes } from './api/admin-points.ts';
 import { adminProductRoutes } from './api/admin-products.ts';
 import { authRoutes } from './api/auth.ts';
 import { catalogRoutes } from './api/catalog.ts';
@@ -185,6 +186,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(addressBookRoutes);
       await api.register(orderRoutes);
       await api.register(adminRoutes, { prefix: '/admin' });
+      await api.register(adminPointsRoutes, { prefix: '/admin' });
       await api.register(adminProductRoutes);
       await api.register(membershipRoutes);
       await api.register(async (publicReads) => {

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { data, Form, isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { formatDollars } from '../../contracts/money.ts';
 import { ORDER_MESSAGES, type Order, returnRequestSchema } from '../../contracts/orders.ts';
+import { RETURN_WINDOW_DAYS } from '../../contracts/points.ts';
 import { AccountLayout } from '../components/account/account-layout.tsx';
 import { FormMessage, SubmitButton } from '../components/account/form-field.tsx';
 import { OrderStatusBadge } from '../components/order-status-badge.tsx';
@@ -25,6 +26,13 @@ const placedOn = new Intl.DateTimeFormat('en-AU', {
   timeZone: 'Australia/Sydney',
 });
 
+const dayOf = new Intl.DateTimeFormat('en-AU', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'Australia/Sydney',
+});
+
 function orderIdOf(params: { id?: string }): number {
   // A malformed id can never be an order: the same 'Order Not Found' as a missing one.
   if (!params.id || !ID.test(params.id) || Number(params.id) > 2_147_483_647) {
@@ -37,7 +45,13 @@ function orderIdOf(params: { id?: string }): number {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = requireViewer(request, context);
   try {
-    return { order: await context.get(shopContext).orders.getOrder(viewer.user.id, orderIdOf(params)) };
+    const { orders } = context.get(shopContext);
+    const id = orderIdOf(params);
+    const [order, returnWindow] = await Promise.all([
+      orders.getOrder(viewer.user.id, id),
+      orders.returnWindow(viewer.user.id, id),
+    ]);
+    return { order, returnWindow };
   } catch (error) {
     if (domainFailureOf(error)?.status === 404) throw data(ORDER_MESSAGES.notFound, { status: 404 });
     throw error;
@@ -113,10 +127,12 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { order } = loaderData;
+  const { order, returnWindow } = loaderData;
   const result = actionData as ActionResult | undefined;
   const canCancel = order.status === 'Pending' || order.status === 'Processing';
-  const canReturn = order.status === 'Succeeded' && order.returnStatus === null;
+  const canReturn = order.status === 'Succeeded' && order.returnStatus === null && returnWindow.open;
+  // Past the return window the shop still mends faulty goods (consumer guarantees have no time limit).
+  const windowPassed = order.status === 'Succeeded' && order.returnStatus === null && !returnWindow.open;
 
   useEffect(() => {
     // The reordered lines are in the account's saved cart: bring this browser's cart up to date.
@@ -298,7 +314,19 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               </Form>
             ) : null}
           </div>
-          {canReturn ? <ReturnForm order={order} /> : null}
+          {canReturn ? <ReturnForm order={order} returnsUntil={returnWindow.returnsUntil} /> : null}
+          {windowPassed ? (
+            <p
+              className="mt-5 rounded border-l-4 border-accent bg-gray-50 p-4 text-sm"
+              data-testid="return-window-passed"
+            >
+              {returnWindow.returnsUntil
+                ? `Returns are accepted within ${RETURN_WINDOW_DAYS} days of delivery or collection; for this order that time ended on ${dayOf.format(new Date(returnWindow.returnsUntil))}.`
+                : `Returns are accepted within ${RETURN_WINDOW_DAYS} days of delivery or collection.`}{' '}
+              If something is faulty, use Contact Support and we will put it right: your consumer guarantee rights have
+              no {RETURN_WINDOW_DAYS}-day limit.
+            </p>
+          ) : null}
         </section>
       </div>
     </AccountLayout>
@@ -325,11 +353,14 @@ function ActionOutcome({ result }: { result: ActionResult }) {
   return <FormMessage tone="success">{'message' in result ? result.message : ''}</FormMessage>;
 }
 
-function ReturnForm({ order }: { order: Order }) {
+function ReturnForm({ order, returnsUntil }: { order: Order; returnsUntil: string | null }) {
   return (
     <details className="mt-5 rounded border border-gray-200 p-4">
       <summary className="cursor-pointer font-semibold text-navy-800">Initiate Return</summary>
       <Form method="post" preventScrollReset className="mt-4 space-y-4">
+        {returnsUntil ? (
+          <p className="text-sm text-gray-700">Returns are accepted until {dayOf.format(new Date(returnsUntil))}.</p>
+        ) : null}
         <fieldset>
           <legend className="text-sm font-semibold">What are you returning?</legend>
           <ul className="mt-2 space-y-2">

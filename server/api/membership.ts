@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { changePlanSchema, joinMembershipSchema, redemptionSchema } from '../../contracts/membership-input.ts';
 import { orderSchema } from '../../contracts/orders.ts';
+import { pointsLedgerSchema } from '../../contracts/points.ts';
 import { authOf, requireUser } from '../plugins/auth.ts';
 import { errorResponses } from './openapi.ts';
 
@@ -13,26 +14,6 @@ const membershipSchema = z
     renewsOn: z.string(),
   })
   .meta({ id: 'Membership' });
-
-const ledgerSchema = z
-  .object({
-    balance: z.number().int(),
-    entries: z.array(
-      z.object({
-        id: z.number(),
-        kind: z.enum(['earn', 'redeem', 'reverse']),
-        points: z.number().int(),
-        orderId: z.number().nullable(),
-        note: z.string(),
-        createdAt: z.string(),
-        balanceAfter: z.number().int(),
-      }),
-    ),
-    page: z.number(),
-    totalCount: z.number(),
-    totalPages: z.number(),
-  })
-  .meta({ id: 'PointsLedger' });
 
 /** Membership, points and redemptions (membership issue). All need a signed-in shopper. */
 export const membershipRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -96,7 +77,7 @@ export const membershipRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Your points balance and ledger, newest first',
+        summary: 'Your points: available and pending balances, when pending points free up, the ledger newest first',
         querystring: z.object({
           page: z.coerce
             .number({ error: 'page must be a whole number' })
@@ -105,7 +86,7 @@ export const membershipRoutes: FastifyPluginAsyncZod = async (app) => {
             .max(10_000, 'page must be at most 10000')
             .default(1),
         }),
-        response: { 200: ledgerSchema, ...errorResponses(400, 401) },
+        response: { 200: pointsLedgerSchema, ...errorResponses(400, 401) },
       },
     },
     async (request) => points.ledger((await userOf(request)).id, { page: request.query.page }),

@@ -336,7 +336,7 @@ export async function readAccountSummary(
   const wishlist = sql<
     number[] | null
   >`(select array_agg(${wishlistItems.productId} order by ${wishlistItems.createdAt}, ${wishlistItems.productId}) from ${wishlistItems} where ${wishlistItems.userId} = ${user.id})`;
-  const points = sql<number>`(select coalesce(sum(${pointsLedger.points}), 0)::int from ${pointsLedger} where ${pointsLedger.userId} = ${user.id})`;
+  const points = sql<number>`(select coalesce(sum(${pointsLedger.points}), 0)::int from ${pointsLedger} where ${pointsLedger.userId} = ${user.id} and ${pointsLedger.availableAt} <= now())`;
   const [row] = await db.select({ wishlist, points }).from(users).where(eq(users.id, user.id));
   return {
     id: user.id,

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { centsToDollars, formatDollars } from '../../contracts/money.ts';
+import { POINTS_MESSAGES, type PointsAdjustmentInput } from '../../contracts/points.ts';
 import { gstCents } from '../../contracts/pricing.ts';
 import type { Database } from '../../db/client.ts';
 import { contactMessages, orderEvents, orderItems, orders, returnRequests, users } from '../../db/schema.ts';
@@ -8,7 +9,15 @@ import { ConflictError, NotFoundError } from './errors.ts';
 import type { Mailer } from './mail.ts';
 import type { Orders } from './orders.ts';
 import type { PaymentGateway } from './payments.ts';
-import { addLedgerEntry, lockBalance, pointsStillHeldBy, reverseEarned } from './points.ts';
+import {
+  addLedgerEntry,
+  adjustPoints,
+  listLedger,
+  lockBalance,
+  pointsStillHeldBy,
+  releaseHeld,
+  reverseEarned,
+} from './points.ts';
 import { releaseStock } from './stock.ts';
 
 export const ADMIN_ORDER_STATUSES = ['Pending', 'Processing', 'Succeeded', 'Cancelled'] as const;
@@ -241,12 +250,18 @@ export function createBackOffice(deps: {
             : [];
         });
         const linesCents = returned.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0);
-        // Points the order earned go back in proportion to what is returned (the shopper's row is
-        // locked before any product row, the order redemptions lock them in).
+        // Points the order earned go back in proportion to what is returned: the returned lines'
+        // share of the subtotal, rounded down (the shopper's row is locked before any product row,
+        // the order redemptions lock them in). Still pending, they go in full (reverseEarned).
         if (order.userId && order.subtotalCents > 0) {
           const held = await pointsStillHeldBy(tx, order.id);
           const share = Math.floor((held * linesCents) / order.subtotalCents);
-          await reverseEarned(tx, order.userId, order.id, share, `Order ${order.orderNumber} returned`);
+          await reverseEarned(
+            tx,
+            { userId: order.userId, orderId: order.id, fulfilledAt: order.fulfilledAt },
+            share,
+            `Order ${order.orderNumber} returned`,
+          );
         }
         // A redemption order was paid with points: what comes back gives back its share of them.
         let pointsBack = 0;
@@ -318,6 +333,13 @@ export function createBackOffice(deps: {
           .update(returnRequests)
           .set({ status: 'Rejected', resolutionNote: reason, updatedAt: new Date() })
           .where(eq(returnRequests.id, id));
+        // The order's points held for the decision are pending again until its window ends.
+        const [held] = await tx
+          .select({ fulfilledAt: orders.fulfilledAt })
+          .from(orders)
+          .where(eq(orders.id, request.orderId))
+          .for('update');
+        await releaseHeld(tx, request.orderId, held?.fulfilledAt ?? null);
         await tx
           .insert(orderEvents)
           .values({ orderId: request.orderId, status: 'Return rejected', actor: `admin ${actor.email}`, note: reason });
@@ -337,6 +359,32 @@ export function createBackOffice(deps: {
         'return-rejected',
       );
       return this.getOrder(order.id);
+    },
+
+    /**
+     * A member of staff grants (positive) or takes back (negative) a shopper's points with a
+     * reason: one ledger entry of kind 'adjust', available at once, and an audit entry, in one
+     * transaction. 404 for an unknown user; 409 when a take-back exceeds the available balance.
+     * Answers the shopper's ledger.
+     */
+    async adjustPoints(userId: number, input: PointsAdjustmentInput, actor: Actor) {
+      await db.transaction(async (tx) => {
+        const { available } = await adjustPoints(tx, { userId, points: input.points, note: input.reason });
+        await recordAudit(tx, actor, {
+          action: input.points > 0 ? 'points.grant' : 'points.take-back',
+          entity: 'user',
+          entityId: userId,
+          details: { points: input.points, reason: input.reason, availableAfter: available },
+        });
+      });
+      return listLedger(db, userId);
+    },
+
+    /** A shopper's points ledger for staff (404 for an unknown user). */
+    async userPoints(userId: number, options: { page?: number } = {}) {
+      const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+      if (!user) throw new NotFoundError(POINTS_MESSAGES.userNotFound);
+      return listLedger(db, userId, options);
     },
 
     /** What the contact form stored, newest first. */

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { MEMBERSHIP_MESSAGES, type MembershipPlanId } from '../../contracts/membership.ts';
 import type { RedemptionInput } from '../../contracts/membership-input.ts';
 import { centsToDollars, formatDollars } from '../../contracts/money.ts';
+import { POINTS_MESSAGES, RETURN_WINDOW_DAYS } from '../../contracts/points.ts';
 import {
   ORDER_MESSAGES,
   type Order,
@@ -26,7 +27,7 @@ import { clearSavedCart, mergeCart } from './cart.ts';
 import { ConflictError, DomainError, NotFoundError } from './errors.ts';
 import type { Mailer } from './mail.ts';
 import type { PaymentGateway, PaymentSource } from './payments.ts';
-import { addLedgerEntry, lockBalance, pointsEarned } from './points.ts';
+import { addLedgerEntry, earnOnFulfilment, holdForReturn, lockBalance, pointsEarned } from './points.ts';
 import { releaseStock, reserveStock, type Transaction } from './stock.ts';
 
 /** A declined payment: 402 with the spec's text; the order's transaction has rolled back. */
@@ -523,18 +524,18 @@ export function createOrders({
         if (!current) throw new NotFoundError(ORDER_MESSAGES.notFound);
         if (current.status !== 'Processing')
           throw new ConflictError(`An order that is ${current.status} cannot be marked fulfilled.`);
-        // Points are earned when an order is fulfilled (spec-decisions "Stock"), at the plan held then.
+        // Points are earned when an order is fulfilled (spec-decisions "Stock"), at the plan held then,
+        // and stay pending for the return window, which runs from now (`fulfilled_at`).
         const earned = current.userId ? pointsEarned(current.subtotalCents, plan) : 0;
         if (current.userId && earned > 0) {
-          await lockBalance(tx, current.userId);
-          await addLedgerEntry(tx, {
+          await earnOnFulfilment(tx, {
             userId: current.userId,
-            kind: 'earn',
-            points: earned,
             orderId: current.id,
+            points: earned,
             note: `Order ${current.orderNumber}`,
           });
         }
+        await tx.update(orders).set({ fulfilledAt: sql`now()` }).where(eq(orders.id, current.id));
         return setStatus(tx, current, 'Succeeded', actor, earned > 0 ? `${earned} points earned` : null);
       });
       const [order] = await hydrate(db, [row]);
@@ -551,6 +552,7 @@ export function createOrders({
           .for('update');
         if (!current) throw new NotFoundError(ORDER_MESSAGES.notFound);
         if (current.status !== 'Succeeded') throw new ConflictError(ORDER_MESSAGES.returnOnlySucceeded);
+        if (!(await withinReturnWindow(tx, current.id))) throw new ConflictError(POINTS_MESSAGES.returnWindowClosed);
         const [open] = await tx
           .select({ id: returnRequests.id })
           .from(returnRequests)
@@ -579,8 +581,32 @@ export function createOrders({
         await tx
           .insert(orderEvents)
           .values({ orderId, status: 'Return requested', actor: 'customer', note: input.reason });
+        // The order's pending points wait for the decision, even past the window's end.
+        await holdForReturn(tx, orderId);
       });
       return this.getOrder(userId, orderId);
+    },
+
+    /**
+     * The shopper's order's return window: when it was fulfilled, the last moment a return is
+     * accepted (RETURN_WINDOW_DAYS later) and whether that is still ahead; nulls for an order
+     * not fulfilled. 404 for another shopper's or a missing order.
+     */
+    async returnWindow(
+      userId: number,
+      orderId: number,
+    ): Promise<{ fulfilledAt: string | null; returnsUntil: string | null; open: boolean }> {
+      const [row] = await db
+        .select({ fulfilledAt: orders.fulfilledAt, open: returnWindowOpen })
+        .from(orders)
+        .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+      if (!row) throw new NotFoundError(ORDER_MESSAGES.notFound);
+      const until = row.fulfilledAt ? new Date(row.fulfilledAt.getTime() + RETURN_WINDOW_DAYS * 86_400_000) : null;
+      return {
+        fulfilledAt: row.fulfilledAt?.toISOString() ?? null,
+        returnsUntil: until?.toISOString() ?? null,
+        open: Boolean(row.open),
+      };
     },
 
     /**
@@ -608,6 +634,18 @@ export function createOrders({
 }
 
 export type Orders = ReturnType<typeof createOrders>;
+
+/** An order's return window is still open: now is before `fulfilled_at` + RETURN_WINDOW_DAYS (whole days of 24 hours). */
+const returnWindowOpen = sql<boolean>`coalesce(now() < ${orders.fulfilledAt} + make_interval(hours => ${RETURN_WINDOW_DAYS * 24}), false)`;
+
+/**
+ * A Succeeded order is still inside its return window (RETURN_WINDOW_DAYS from `fulfilled_at`,
+ * by the database's clock). An order with no `fulfilled_at` is outside it.
+ */
+async function withinReturnWindow(tx: Transaction, orderId: number): Promise<boolean> {
+  const [row] = await tx.select({ open: returnWindowOpen }).from(orders).where(eq(orders.id, orderId));
+  return Boolean(row?.open);
+}
 
 /** Account deletion keeps the shop's records of orders but not the person: e-mail and address go. */
 export async function anonymiseOrdersOf(tx: Database | Transaction, userId: number): Promise<void> {
