@@ -323,6 +323,14 @@ export const users = pgTable(
       .default('customer'),
     /** The `sub` of the Google account linked to this one, when the shopper signed in with Google. */
     googleSubject: text('google_subject').unique(),
+    /**
+     * The staff member's authenticator (TOTP, RFC 6238) secret, base32; set when they begin
+     * turning the second factor on, in force once `totpEnabledAt` is set.
+     */
+    totpSecret: text('totp_secret'),
+    totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true }),
+    /** The last 30-second step a code was accepted for: a code is good once, never replayed. */
+    totpLastStep: integer('totp_last_step'),
     ...timestamps,
   },
   (t) => [
@@ -696,4 +704,38 @@ export const pointsLedger = pgTable(
     availableAt: timestamp('available_at', { withTimezone: true }).defaultNow(),
   },
   (t) => [index('points_ledger_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** One-use recovery codes of a staff member's second factor, as SHA-256 hashes (they are random, 50 bits). */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
+);
+
+/**
+ * A sign-in whose password was right and that waits for the second factor's code: the id is
+ * the SHA-256 of the token the client holds; it lives 5 minutes and takes 5 wrong codes.
+ */
+export const signInChallenges = pgTable(
+  'sign_in_challenges',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userAgent: text('user_agent'),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [index('sign_in_challenges_user_idx').on(t.userId)],
 );

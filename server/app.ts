@@ -26,6 +26,7 @@ import { membershipRoutes } from './api/membership.ts';
 import { orderRoutes } from './api/orders.ts';
 import { productImageRoutes } from './api/product-images.ts';
 import { searchRoutes } from './api/search.ts';
+import { secondFactorRoutes } from './api/second-factor.ts';
 import { userRoutes } from './api/users.ts';
 import type { Config } from './config.ts';
 import { createCatalogEvents } from './domain/catalog-events.ts';
@@ -189,6 +190,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(adminPointsRoutes, { prefix: '/admin' });
       await api.register(adminProductRoutes);
       await api.register(membershipRoutes);
+      await api.register(secondFactorRoutes);
       await api.register(async (publicReads) => {
         // Catalogue reads are public and change rarely: let browsers and CDNs reuse them briefly.
         publicReads.addHook('onSend', async (_request, reply) => {

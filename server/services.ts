@@ -37,6 +37,7 @@ import { createReadCache } from './domain/read-cache.ts';
 import { autocomplete, searchCatalogue } from './domain/search.ts';
 import { createSearchAnswers } from './domain/search-answers.ts';
 import { ignoreSecurityEvents, type SecurityEvents } from './domain/security-events.ts';
+import { createSecondFactor } from './domain/second-factor.ts';
 import { createSessionStore } from './domain/sessions.ts';
 import { describeShop } from './domain/shop.ts';
 import { listPageEntries, listProductEntries, listSitemapFiles } from './domain/sitemap.ts';
@@ -195,6 +196,8 @@ export function createShopServices(
     currentPassword,
     /** Caps on declined card attempts per account, address and card (issue 21). */
     cardVelocity,
+    /** Staff two-step sign-in: authenticator codes and recovery codes. */
+    secondFactor: createSecondFactor({ db, shopName: config.shop.name, securityEvents }),
     orders,
     memberships,
     points: {
