@@ -73,7 +73,9 @@ export async function addLedgerEntry(
   },
 ): Promise<void> {
   if (entry.points === 0) return;
-  await tx.insert(pointsLedger).values({ ...entry, availableAt: entry.availableAt ?? sql`now()` });
+  await tx
+    .insert(pointsLedger)
+    .values({ ...entry, availableAt: entry.availableAt === undefined ? sql`now()` : entry.availableAt });
 }
 
 /**

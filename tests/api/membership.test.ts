@@ -45,21 +45,28 @@ interface MembershipBody {
 
 interface LedgerEntry {
   id: number;
-  kind: 'earn' | 'redeem' | 'reverse';
+  kind: 'earn' | 'redeem' | 'reverse' | 'adjust';
   points: number;
   orderId: number | null;
   note: string;
   createdAt: string;
+  availableAt: string | null;
   balanceAfter: number;
 }
 
 interface Ledger {
   balance: number;
+  available: number;
+  pending: number;
+  pendingReleases: { points: number; availableAt: string | null }[];
   entries: LedgerEntry[];
   page: number;
   totalCount: number;
   totalPages: number;
 }
+
+/** An empty ledger's balances (issue 21: available and pending apart). */
+const NO_POINTS = { balance: 0, available: 0, pending: 0, pendingReleases: [] };
 
 interface Product {
   id: number;
@@ -253,15 +260,27 @@ for (const { kind, skip } of kinds) {
       return answer.body;
     }
 
+    /** Every point the shopper holds, spendable or pending (issue 21): the ledger's sum. */
     async function balanceOf(account: Account): Promise<number> {
-      const { balance } = await ledger(account);
+      const { balance, available, pending } = await ledger(account);
       const [row] = await shop.database.db
         .select({ sum: sql<number>`coalesce(sum(${pointsLedger.points}), 0)::int` })
         .from(pointsLedger)
         .where(eq(pointsLedger.userId, account.user.id));
-      expect(balance, 'the balance is the ledger sum').toBe(Number(row?.sum));
-      expect(balance).toBeGreaterThanOrEqual(0);
-      return balance;
+      expect(balance, 'the balance is the available points').toBe(available);
+      expect(available + pending, 'available and pending make the ledger sum').toBe(Number(row?.sum));
+      expect(available).toBeGreaterThanOrEqual(0);
+      return available + pending;
+    }
+
+    /** The shopper's 30-day return windows pass (issue 21): their orders' earned points become spendable. */
+    async function windowPasses(account: Account): Promise<void> {
+      await shop.database.db.execute(
+        sql`update ${orders} set fulfilled_at = fulfilled_at - interval '31 days' where user_id = ${account.user.id}`,
+      );
+      await shop.database.db.execute(
+        sql`update ${pointsLedger} set available_at = available_at - interval '31 days' where user_id = ${account.user.id}`,
+      );
     }
 
     /** Every ledger entry, newest first, checking the running balance row by row. */
@@ -270,7 +289,7 @@ for (const { kind, skip } of kinds) {
       const entries = [...first.entries];
       for (let page = 2; page <= first.totalPages; page += 1) entries.push(...(await ledger(account, page)).entries);
       expect(entries.length).toBe(first.totalCount);
-      let running = first.balance;
+      let running = first.available + first.pending;
       for (const entry of entries) {
         expect(entry.balanceAfter, `balance after entry ${entry.id}`).toBe(running);
         running -= entry.points;
@@ -347,7 +366,7 @@ for (const { kind, skip } of kinds) {
 
       it('a shopper who never joined has no membership and no points', async () => {
         expect(await membershipOf(visitor)).toBeNull();
-        expect(await ledger(visitor)).toEqual({ balance: 0, entries: [], page: 1, totalCount: 0, totalPages: 1 });
+        expect(await ledger(visitor)).toEqual({ ...NO_POINTS, entries: [], page: 1, totalCount: 0, totalPages: 1 });
       });
 
       const withCard = (field: string, value: unknown) => (body: Record<string, unknown>) => ({
@@ -715,13 +734,17 @@ for (const { kind, skip } of kinds) {
         expect(order.subtotal).toBe(158.4);
         expect(order.shippingCost).toBe(0);
         expect(order.status).toBe('Processing');
-        expect(await ledger(member)).toEqual({ balance: 0, entries: [], page: 1, totalCount: 0, totalPages: 1 });
+        expect(await ledger(member)).toEqual({ ...NO_POINTS, entries: [], page: 1, totalCount: 0, totalPages: 1 });
 
         const fulfilled = await fulfil(order);
         expect(fulfilled.status).toBe('Succeeded');
         const after = await ledger(member);
+        // Pending for the 30-day return window (issue 21), then spendable.
         expect(after).toEqual({
-          balance: 158,
+          balance: 0,
+          available: 0,
+          pending: 158,
+          pendingReleases: [{ points: 158, availableAt: after.entries[0]!.availableAt }],
           entries: [
             {
               id: expect.any(Number),
@@ -730,6 +753,7 @@ for (const { kind, skip } of kinds) {
               orderId: order.id,
               note: `Order ${order.orderNumber}`,
               createdAt: expect.any(String),
+              availableAt: expect.any(String),
               balanceAfter: 158,
             },
           ],
@@ -738,6 +762,9 @@ for (const { kind, skip } of kinds) {
           totalPages: 1,
         });
         expect(Math.abs(Date.parse(after.entries[0]!.createdAt) - Date.now())).toBeLessThan(60_000);
+        expect(Date.parse(after.entries[0]!.availableAt!) - Date.parse(after.entries[0]!.createdAt)).toBe(
+          30 * 86_400_000,
+        );
         // Fulfilling twice is refused and earns nothing more.
         await expect(fulfil(order)).rejects.toMatchObject({ statusCode: 409 });
         expect(await balanceOf(member)).toBe(158);
@@ -792,7 +819,7 @@ for (const { kind, skip } of kinds) {
 
         const plainOrder = await place(plain, [{ productId: hammer.id, quantity: 1 }]);
         await fulfil(plainOrder);
-        expect(await ledger(plain)).toEqual({ balance: 0, entries: [], page: 1, totalCount: 0, totalPages: 1 });
+        expect(await ledger(plain)).toEqual({ ...NO_POINTS, entries: [], page: 1, totalCount: 0, totalPages: 1 });
       });
     });
 
@@ -818,6 +845,7 @@ for (const { kind, skip } of kinds) {
           orderId: null,
           note: 'Gift 30',
           createdAt: expect.any(String),
+          availableAt: expect.any(String),
           balanceAfter: 465,
         });
         const second = await ledger(member, 2);
@@ -829,7 +857,15 @@ for (const { kind, skip } of kinds) {
           [2, 3],
           [1, 1],
         ]);
-        expect(await ledger(member, 3)).toEqual({ balance: 465, entries: [], page: 3, totalCount: 30, totalPages: 2 });
+        expect(await ledger(member, 3)).toEqual({
+          ...NO_POINTS,
+          balance: 465,
+          available: 465,
+          entries: [],
+          page: 3,
+          totalCount: 30,
+          totalPages: 2,
+        });
         await allEntries(member);
       });
 
@@ -864,7 +900,7 @@ for (const { kind, skip } of kinds) {
 
       it('another shopper sees only their own ledger', async () => {
         const other = await register('pager.other');
-        expect(await ledger(other)).toEqual({ balance: 0, entries: [], page: 1, totalCount: 0, totalPages: 1 });
+        expect(await ledger(other)).toEqual({ ...NO_POINTS, entries: [], page: 1, totalCount: 0, totalPages: 1 });
       });
 
       for (const [query, message] of [
@@ -929,7 +965,9 @@ for (const { kind, skip } of kinds) {
       it('earns 200 points to spend', async () => {
         const order = await place(redeemer, [{ productId: ordinary.id, quantity: 2 }]);
         await fulfil(order);
+        await windowPasses(redeemer);
         expect(await balanceOf(redeemer)).toBe(200);
+        expect((await ledger(redeemer)).available).toBe(200);
       });
 
       it('a product that is not for redemption → 400; one without a points price → 400; an unknown one → 404', async () => {
@@ -1051,6 +1089,7 @@ for (const { kind, skip } of kinds) {
           orderId: redemption.id,
           note: `Redeemed 2 × ${prize.name}`,
           createdAt: expect.any(String),
+          availableAt: expect.any(String),
           balanceAfter: 100,
         });
         const read = await call<Order>('GET', `/api/orders/${redemption.id}`, { token: redeemer.token });
@@ -1169,7 +1208,7 @@ for (const { kind, skip } of kinds) {
         await allEntries(member);
       });
 
-      it('never takes the balance below zero: spend the points first, then return', async () => {
+      it('points cannot be spent inside the return window, nor the order returned after it (issue 21)', async () => {
         const member = await register('spender');
         await joinPlan(member, 'basic');
         const bench = await fresh({ priceCents: 10_000, stock: 10 });
@@ -1177,13 +1216,18 @@ for (const { kind, skip } of kinds) {
         const order = await place(member, [{ productId: bench.id, quantity: 1 }]);
         await fulfil(order);
         expect(await balanceOf(member)).toBe(100);
+        expect((await redeem(member, treat.id, 1)).status).toBe(409);
+
+        await windowPasses(member);
         expect((await redeem(member, treat.id, 1)).status).toBe(201);
         expect(await balanceOf(member)).toBe(20);
-
-        await returnAndApprove(member, order, [{ orderItemId: order.items[0]!.id, quantity: 1 }]);
-        expect(await balanceOf(member)).toBe(0);
+        const late = await call('POST', `/api/orders/${order.id}/returns`, {
+          token: member.token,
+          body: { reason: 'Not what I needed', items: [{ orderItemId: order.items[0]!.id, quantity: 1 }] },
+        });
+        expect(late.status, late.text).toBe(409);
+        expect(await balanceOf(member)).toBe(20);
         const entries = await allEntries(member);
-        expect(entries[0]).toMatchObject({ kind: 'reverse', points: -20, orderId: order.id, balanceAfter: 0 });
         expect(entries.every((entry) => entry.balanceAfter >= 0)).toBe(true);
       });
     });
