@@ -52,6 +52,7 @@ export default [
   route('admin/orders/:id', 'routes/admin-order.tsx'),
   route('admin/returns', 'routes/admin-returns.tsx'),
   route('admin/messages', 'routes/admin-messages.tsx'),
+  route('admin/security', 'routes/admin-security.tsx'),
   route('admin/products', 'routes/admin-products.tsx'),
   route('admin/products/new', 'routes/upload.tsx', { id: 'routes/admin-products-new' }),
   route('admin/products/:id', 'routes/admin-product.tsx'),

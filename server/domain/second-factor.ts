@@ -75,6 +75,12 @@ export function createSecondFactor({
       secret: Secret.fromBase32(secret),
     });
 
+  async function setupOf(secret: string, email: string): Promise<SecondFactorSetup> {
+    const otpauthUrl = totpFor(secret, email).toString();
+    const qrSvg = await QRCode.toString(otpauthUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    return { secret, otpauthUrl, qrSvg };
+  }
+
   async function staffRow(userId: number) {
     const [row] = await db.select().from(users).where(eq(users.id, userId));
     if (!row) throw new NotFoundError('Account not found');
@@ -162,9 +168,13 @@ export function createSecondFactor({
       if (row.totpEnabledAt) throw new ConflictError(SECOND_FACTOR_MESSAGES.alreadyOn);
       const secret = new Secret({ size: 20 }).base32;
       await db.update(users).set({ totpSecret: secret, totpLastStep: null }).where(eq(users.id, userId));
-      const otpauthUrl = totpFor(secret, row.email).toString();
-      const qrSvg = await QRCode.toString(otpauthUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-      return { secret, otpauthUrl, qrSvg };
+      return setupOf(secret, row.email);
+    },
+
+    /** The set-up begun and not yet turned on (the page shows its QR code again after a wrong code), or null. */
+    async pendingSetup(userId: number): Promise<SecondFactorSetup | null> {
+      const row = await staffRow(userId);
+      return row.totpSecret && !row.totpEnabledAt ? setupOf(row.totpSecret, row.email) : null;
     },
 
     /** Turns the second factor on with a code from the new secret; answers the recovery codes, shown once. */

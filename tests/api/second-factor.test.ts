@@ -57,7 +57,12 @@ describe('staff second factor: set up, turn on, turn off', () => {
   });
   afterAll(() => shop.close());
 
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, token: string | null, payload?: unknown) =>
+  const call = (
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    token: string | null,
+    payload?: Record<string, unknown>,
+  ) =>
     shop.app.inject({
       method,
       url,
@@ -66,17 +71,53 @@ describe('staff second factor: set up, turn on, turn off', () => {
       ...(payload === undefined ? {} : { payload }),
     });
 
-  it('is for staff only: signed out 401, a shopper 403', async () => {
-    for (const [method, url, payload] of [
-      ['GET', '/api/users/second-factor', undefined],
-      ['POST', '/api/users/second-factor/setup', undefined],
-      ['POST', '/api/users/second-factor', { code: '123456' }],
-      ['POST', '/api/users/second-factor/recovery-codes', { code: '123456' }],
-      ['DELETE', '/api/users/second-factor', { code: '123456' }],
-    ] as const) {
-      expect((await call(method, url, null, payload)).statusCode, `${method} ${url}`).toBe(401);
-      expect((await call(method, url, shopperToken, payload)).statusCode, `${method} ${url}`).toBe(403);
+  it('is for staff only: signed out 401, shoppers A and B 403, the admin its own answer (route × role)', async () => {
+    const registerB = await shop.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      remoteAddress: nextIp(),
+      payload: {
+        email: 'shopper-b@example.com',
+        password: 'Shopper-Second-Pass-2026',
+        firstName: 'Bo',
+        lastName: 'Buyer',
+        phoneNumber: '0400000001',
+        address: {
+          addressLine1: '2 Test Street',
+          city: 'Sydney',
+          state: 'NSW',
+          postalCode: '2000',
+          country: 'Australia',
+        },
+      },
+    });
+    const shopperBToken = registerB.json<{ token: string }>().token;
+    // The admin's column, before two-step sign-in is on: reads and set-up work, code routes
+    // judge the code (wrong: 400) or the state (not on: 409).
+    const routes = [
+      ['GET', '/api/users/second-factor', undefined, 200],
+      ['POST', '/api/users/second-factor/setup', undefined, 200],
+      ['POST', '/api/users/second-factor', { code: '12345x' }, 400],
+      ['POST', '/api/users/second-factor/recovery-codes', { code: '123456' }, 409],
+      ['DELETE', '/api/users/second-factor', { code: '123456' }, 409],
+    ] as const;
+    for (const [method, url, payload, adminStatus] of routes) {
+      const label = `${method} ${url}`;
+      expect((await call(method, url, null, payload)).statusCode, `signed out: ${label}`).toBe(401);
+      expect((await call(method, url, shopperToken, payload)).statusCode, `customer A: ${label}`).toBe(403);
+      expect((await call(method, url, shopperBToken, payload)).statusCode, `customer B: ${label}`).toBe(403);
+      expect((await call(method, url, adminToken, payload)).statusCode, `admin: ${label}`).toBe(adminStatus);
     }
+    // Every route the OpenAPI document tags "Staff security" is in the table above.
+    const document = (await call('GET', '/api/docs/json', null)).json<{
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+    }>();
+    const tagged = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, operation]) => operation.tags?.includes('Staff security'))
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(tagged.sort()).toEqual(routes.map(([method, url]) => `${method} ${url}`).sort());
   });
 
   it('turns on with a code from the scanned secret, answers 10 recovery codes once, and refuses a replayed code', async () => {

@@ -6,6 +6,7 @@ const ADMIN_LINKS = [
   { to: '/admin/orders', label: 'Orders', end: false },
   { to: '/admin/returns', label: 'Returns', end: false },
   { to: '/admin/messages', label: 'Messages', end: false },
+  { to: '/admin/security', label: 'Security', end: false },
 ] as const;
 
 /** The back office's frame: a dark strip of its sections above the page. */
