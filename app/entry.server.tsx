@@ -3,10 +3,9 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import type { EntryContext, RouterContextProvider } from 'react-router';
 import { ServerRouter } from 'react-router';
-
+import { PUBLIC_PAGE_CACHE_CONTROL } from '../contracts/page-cache-headers.ts';
 import { createDeferredModulesStream } from './lib/deferred-modules.server.ts';
 import { NonceProvider } from './lib/nonce.tsx';
-import { PUBLIC_PAGE_CACHE_CONTROL } from './lib/page-cache-headers.ts';
 import { requestContext } from './lib/request-context.ts';
 
 export { requestContext } from './lib/request-context.ts';

@@ -134,3 +134,39 @@ export function clearedOauthCookie(secure: boolean): string {
 export function readOauthCookie(cookieHeader: string | null): string | undefined {
   return cookieHeader ? parseCookie(cookieHeader)[OAUTH_COOKIE] : undefined;
 }
+
+/**
+ * Between a right password and the second factor's code (staff with two-step sign-in): the
+ * challenge token, httpOnly, for the 5 minutes the challenge lives. Useless without a code.
+ */
+export function secondFactorCookieName(secure: boolean): string {
+  return secure ? '__Host-harbour_second_factor' : 'harbour_second_factor';
+}
+
+export function secondFactorCookie(challenge: string, expiresAt: Date, secure: boolean): string {
+  return stringifySetCookie({
+    name: secondFactorCookieName(secure),
+    value: challenge,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    expires: expiresAt,
+  });
+}
+
+export function clearedSecondFactorCookie(secure: boolean): string {
+  return stringifySetCookie({
+    name: secondFactorCookieName(secure),
+    value: '',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    maxAge: 0,
+  });
+}
+
+export function readSecondFactorCookie(cookieHeader: string | null, secure: boolean): string | undefined {
+  return cookieHeader ? parseCookie(cookieHeader)[secondFactorCookieName(secure)] : undefined;
+}

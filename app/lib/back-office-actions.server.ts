@@ -1,7 +1,7 @@
 import { data } from 'react-router';
+import type { Viewer } from '../../contracts/page-request.ts';
 import type { ShopServices } from '../../server/services.ts';
 import { domainFailureOf } from './form-errors.ts';
-import type { Viewer } from './request-context.ts';
 import { actorOf } from './session.server.ts';
 
 const STATUSES = ['Pending', 'Processing', 'Succeeded', 'Cancelled'] as const;

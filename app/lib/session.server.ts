@@ -1,9 +1,10 @@
 import { data, redirect } from 'react-router';
 import { safeRedirectPath } from '../../contracts/account-fields.ts';
+import type { Viewer } from '../../contracts/page-request.ts';
 import type { SignedIn } from '../../server/domain/accounts.ts';
 import { clearedSessionCookie, sessionCookie } from '../../server/session-cookie.ts';
 import { pageUrl } from './page-url.ts';
-import { requestContext, type Viewer } from './request-context.ts';
+import { requestContext } from './request-context.ts';
 
 type Context = { get: <T>(key: import('react-router').RouterContext<T>) => T };
 

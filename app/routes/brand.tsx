@@ -1,5 +1,6 @@
 import { data, Link, useLocation, useRevalidator } from 'react-router';
 import { BRAND_SORTS, type ListingOptions } from '../../contracts/listing.ts';
+import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { idSchema } from '../../contracts/params.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { PageHero } from '../components/page-hero.tsx';
@@ -7,7 +8,6 @@ import { EmptyBox, ProductListing, primaryButton } from '../components/product-l
 import { RouteError } from '../components/route-error.tsx';
 import { loadListing } from '../lib/listing.server.ts';
 import { nullIfNotFound } from '../lib/not-found.ts';
-import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { absoluteUrl, metaDescription, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';

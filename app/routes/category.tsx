@@ -1,4 +1,5 @@
 import { data, Link, redirect } from 'react-router';
+import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { idSchema } from '../../contracts/params.ts';
 import { toProductCardItem } from '../../contracts/product-card.ts';
 import type { ShopServices } from '../../server/services.ts';
@@ -11,7 +12,6 @@ import { ScrollRow } from '../components/scroll-row.tsx';
 import { SectionError } from '../components/section-error.tsx';
 import { brandsByProductCount } from '../lib/listing.ts';
 import { nullIfNotFound } from '../lib/not-found.ts';
-import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { pageUrl } from '../lib/page-url.ts';
 import { loadSection } from '../lib/section-load.ts';
 import { absoluteUrl, metaDescription, pageMeta, publicOrigin } from '../lib/seo.ts';

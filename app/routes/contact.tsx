@@ -7,10 +7,10 @@ import {
   contactMessageSchema,
   parseOrderNumber,
 } from '../../contracts/contact.ts';
+import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { OpeningHours } from '../components/opening-hours.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
-import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { absoluteUrl, pageMeta, publicOrigin, storeJsonLd } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/contact';

@@ -12,6 +12,7 @@ import {
 import type { AccountSummary } from '../../contracts/account-fields.ts';
 import type { FullProduct, Variant } from '../../contracts/catalog.ts';
 import { formatDollars } from '../../contracts/money.ts';
+import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { idSchema } from '../../contracts/params.ts';
 import { toProductCardItem } from '../../contracts/product-card.ts';
 import { LOW_STOCK_THRESHOLD } from '../../contracts/stock.ts';
@@ -24,7 +25,6 @@ import { RatingStars } from '../components/rating-stars.tsx';
 import { ReviewList } from '../components/review-list.tsx';
 import { SpecTable } from '../components/spec-table.tsx';
 import { addToCart, quantityInCart, updateCart, useCart } from '../lib/cart.ts';
-import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import {
   availableStock,
   canonicalProductPath,

@@ -1,8 +1,8 @@
 import { LISTING_SORTS, type ListingOptions } from '../../contracts/listing.ts';
+import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { RouteError } from '../components/route-error.tsx';
 import { type ShopListingCopy, ShopListingPage, shopListingMeta } from '../components/shop-listing-page.tsx';
 import { loadShopListing } from '../lib/listing.server.ts';
-import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/products';
 

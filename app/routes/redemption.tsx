@@ -1,10 +1,10 @@
+import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { SpriteSvg } from '../components/icon-sprite.tsx';
 import { InfiniteProductList } from '../components/infinite-product-list.tsx';
 import { PageHero } from '../components/page-hero.tsx';
 import { RouteError } from '../components/route-error.tsx';
 import { loadInfiniteList } from '../lib/listing.server.ts';
-import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { absoluteUrl, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/redemption';

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { data, isRouteErrorResponse, Link, useLocation, useNavigate, useNavigation, useRouteError } from 'react-router';
 import { groupMessagesByField } from '../../contracts/field-errors.ts';
+import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { toProductCardItem } from '../../contracts/product-card.ts';
 import { MAX_SEARCH_TERM_LENGTH, SEARCH_SORTS, type SearchSort, searchQuerySchema } from '../../contracts/search.ts';
 import { searchHref } from '../../contracts/search-links.ts';
@@ -9,7 +10,6 @@ import { Pagination } from '../components/pagination.tsx';
 import { ProductGrid } from '../components/product-grid.tsx';
 import { clearedFilters, hasFilters, type SearchFilterState, SearchFilters } from '../components/search-filters.tsx';
 import { pageRange } from '../lib/listing.ts';
-import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { pageMeta } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/search';

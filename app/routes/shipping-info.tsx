@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
 import { centsToDollars, formatDollars } from '../../contracts/money.ts';
+import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { FLAT_SHIPPING_CENTS, FREE_SHIPPING_THRESHOLD_CENTS, GST_RATE, priceOrder } from '../../contracts/pricing.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { OpeningHours } from '../components/opening-hours.tsx';
 import { RouteError } from '../components/route-error.tsx';
-import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { absoluteUrl, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/shipping-info';

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
+import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { toProductCardItem } from '../../contracts/product-card.ts';
 import { BrandCard } from '../components/brand-card.tsx';
 import { BRANDS_FAILED } from '../components/brand-slider.tsx';
@@ -9,7 +10,6 @@ import { EmptyBox } from '../components/product-listing.tsx';
 import { RouteError } from '../components/route-error.tsx';
 import { SectionError } from '../components/section-error.tsx';
 import { brandsByProductCount, filterByName } from '../lib/listing.ts';
-import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { loadSection } from '../lib/section-load.ts';
 import { absoluteUrl, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { OpeningHours } from '../components/opening-hours.tsx';
 import { RouteError } from '../components/route-error.tsx';
@@ -6,7 +7,6 @@ import { StoreIllustration } from '../components/store-illustration.tsx';
 import { StoreMap } from '../components/store-map.tsx';
 import { directionsUrl } from '../lib/google-maps.ts';
 import { formatHours } from '../lib/opening-hours.ts';
-import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { absoluteUrl, pageMeta, publicOrigin, storeJsonLd } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/store-locations';

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { data, Link } from 'react-router';
 import { LISTING_SORTS, type ListingOptions } from '../../contracts/listing.ts';
+import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { idSchema } from '../../contracts/params.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { PageHero } from '../components/page-hero.tsx';
@@ -8,7 +9,6 @@ import { ProductListing } from '../components/product-listing.tsx';
 import { RouteError } from '../components/route-error.tsx';
 import { loadListing } from '../lib/listing.server.ts';
 import { nullIfNotFound } from '../lib/not-found.ts';
-import { publicPageHeaders } from '../lib/page-cache-headers.ts';
 import { absoluteUrl, metaDescription, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/subcategory';

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUBLIC_PAGE_CACHE_CONTROL } from '../../app/lib/page-cache-headers.ts';
 import type { User } from '../../contracts/account.ts';
 import type { Product } from '../../contracts/catalog.ts';
+import { PUBLIC_PAGE_CACHE_CONTROL } from '../../contracts/page-cache-headers.ts';
 import { productInputSchema } from '../../contracts/product-admin.ts';
 import { type DatabaseHandle, openDatabase } from '../../db/client.ts';
 import { products } from '../../db/schema.ts';
