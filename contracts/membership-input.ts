@@ -50,7 +50,23 @@ export const joinMembershipSchema = z
   .meta({ id: 'JoinMembership' });
 export type JoinMembershipInput = z.output<typeof joinMembershipSchema>;
 
-export const changePlanSchema = z.object({ plan: planSchema }).meta({ id: 'ChangeMembershipPlan' });
+/**
+ * `PUT /api/membership`: the plan to move to. A dearer plan is paid at once, pro-rated, by the
+ * card or saved method given here (which then pays the renewals too), else by the membership's own.
+ */
+export const changePlanSchema = z
+  .object({
+    plan: planSchema,
+    cardData: cardDataSchema.nullish(),
+    paymentMethodId: z
+      .number({ error: 'paymentMethodId must be the id of a saved payment method' })
+      .int()
+      .min(1)
+      .max(2_147_483_647)
+      .nullish(),
+  })
+  .meta({ id: 'ChangeMembershipPlan' });
+export type ChangePlanInput = z.output<typeof changePlanSchema>;
 
 /** `POST /api/redemptions`: a redemption product paid with points, shipped like an order. */
 export const redemptionSchema = z

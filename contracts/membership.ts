@@ -38,6 +38,10 @@ export const MEMBERSHIP_MESSAGES = {
   alreadyCancelling: 'Your membership already ends at the end of this month',
   samePlan: 'You are already on this plan',
   wrongPassword: 'Your password is incorrect',
+  /** A Google-made account has no password to confirm with (issue 21). */
+  noPassword: 'Confirm with Google or set a password first',
+  pastDue: 'Your renewal payment is overdue: you can move to a dearer plan once it is paid',
+  noPaymentMethod: 'Enter a card, or choose a saved payment method',
   notEnoughPoints: 'Not enough points',
   notRedeemable: 'This product cannot be redeemed with points',
 } as const;
@@ -45,3 +49,10 @@ export const MEMBERSHIP_MESSAGES = {
 export function planNamed(id: string): (typeof MEMBERSHIP_PLANS)[number] | undefined {
   return MEMBERSHIP_PLANS.find((plan) => plan.id === id);
 }
+
+/**
+ * What a membership is now: 'past_due' while a declined renewal is retried (benefits kept),
+ * 'lapsed' after the third declined attempt, 'cancelling' until the paid period ends.
+ */
+export const MEMBERSHIP_VIEW_STATUSES = ['active', 'cancelling', 'cancelled', 'past_due', 'lapsed'] as const;
+export type MembershipStatus = (typeof MEMBERSHIP_VIEW_STATUSES)[number];

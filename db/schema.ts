@@ -657,11 +657,16 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_entity_idx').on(t.entity, t.entityId)],
 );
 
-export const MEMBERSHIP_STATUSES = ['active', 'cancelling', 'cancelled'] as const;
+/**
+ * 'past_due': the renewal was declined and is being retried (benefits kept); 'lapsed': the
+ * third renewal attempt was declined and the membership ended.
+ */
+export const MEMBERSHIP_STATUSES = ['active', 'cancelling', 'cancelled', 'past_due', 'lapsed'] as const;
 
 /**
  * A shopper's membership (spec §2 /membership): the plan, when it started and renews, and
- * whether it ends at the end of the paid month.
+ * whether it ends at the end of the paid month; the saved method that pays its renewals and
+ * the renewal job's bookkeeping (server/domain/membership-billing.ts).
  */
 export const memberships = pgTable(
   'memberships',
@@ -676,7 +681,11 @@ export const memberships = pgTable(
     transactionId: text('transaction_id'),
     updatedAt: timestamps.updatedAt,
   },
-  (t) => [check('memberships_plan_valid', sql`${t.plan} in ('basic', 'premium')`)],
+  (t) => [
+    uniqueIndex('membership_charges_period_key').on(t.userId, t.periodStart, t.kind),
+    uniqueIndex('membership_charges_one_in_flight').on(t.userId).where(sql`status = 'pending'`),
+    check('membership_charges_amount_positive', sql`${t.amountCents} > 0`),
+  ],
 );
 
 /**
@@ -695,9 +704,55 @@ export const pointsLedger = pgTable(
     points: integer('points').notNull(),
     orderId: integer('order_id').references(() => orders.id, { onDelete: 'set null' }),
     note: text('note').notNull(),
+    /** Start of the period paid for (renewsOn ends it): the base of pro-rated upgrades. */
+    periodStartedAt: timestamp('period_started_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The saved method renewals charge; null when the shopper deleted it (renewals then decline). */
+    paymentMethodId: integer('payment_method_id').references(() => paymentMethods.id, { onDelete: 'set null' }),
+    /** A cheaper plan chosen for the next period (it applies, and is charged, at renewal). */
+    pendingPlan: text('pending_plan', { enum: ['basic', 'premium'] }),
+    /** Not before this may the renewal job try to charge again (a retry a day later, or a claim's lease). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** The renewal date the 7-day reminder went out for, so it goes once per period. */
+    remindedFor: timestamp('reminded_for', { withTimezone: true }),
+  },
+  (t) => [
+    check('memberships_plan_valid', sql`${t.plan} in ('basic', 'premium')`),
+    index('memberships_renews_idx').on(t.renewsOn),
+  ],
+);
+
+/**
+ * Every membership charge: the first month (join), a pro-rated upgrade, each renewal. The row
+ * is written before the gateway is called and its id (with the attempt) is the idempotency
+ * key; (user, period, kind) is unique, so however many processes run the renewal job a
+ * member is charged once a period, and only one charge of a member is in flight at a time.
+ */
+export const membershipCharges = pgTable(
+  'membership_charges',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['join', 'renewal', 'upgrade'] }).notNull(),
+    /** The start of the period the charge pays for (for an upgrade: the period it upgrades). */
+    periodStart: timestamp('period_start', { withTimezone: true }).notNull(),
+    plan: text('plan', { enum: ['basic', 'premium'] }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    status: text('status', { enum: ['pending', 'approved', 'declined'] })
+      .notNull()
+      .default('pending'),
+    /** Gateway attempts so far (a declined renewal is tried 3 times). */
+    attempts: integer('attempts').notNull().default(1),
+    paymentMethodId: integer('payment_method_id').references(() => paymentMethods.id, { onDelete: 'set null' }),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    transactionId: text('transaction_id'),
+    ...timestamps,
     createdAt: timestamps.createdAt,
     /**
      * When the entry counts towards the spendable balance: earned points 30 days after the order
+export type MembershipChargeRow = typeof membershipCharges.$inferSelect;
      * was fulfilled (the return window), everything else at once; null while a return of the
      * order is being decided.
      */

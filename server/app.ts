@@ -130,6 +130,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onReady', () => catalogEvents.start());
   app.addHook('onClose', () => catalogEvents.close());
   app.addHook('onReady', async () => app.services.search.suggestions.start(app.log));
+  // Membership renewals: every process runs the job; the charge rows make it charge once.
+  app.addHook('onReady', async () => app.services.membershipBilling.start(app.log));
+  app.addHook('onClose', () => app.services.membershipBilling.stop());
   app.addHook('onClose', () => app.services.search.suggestions.close());
   if (config.admin) {
     const admin = config.admin;

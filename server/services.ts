@@ -29,6 +29,7 @@ import { createKitLaunch } from './domain/kit-launch.ts';
 import type { Mailer } from './domain/mail.ts';
 import { createProductPictures } from './domain/media.ts';
 import { createMemberships } from './domain/membership.ts';
+import { createMembershipBilling } from './domain/membership-billing.ts';
 import { createOrders } from './domain/orders.ts';
 import { createSimulatedGateway, type PaymentGateway } from './domain/payments.ts';
 import { listLedger, pointsBalance } from './domain/points.ts';
@@ -110,7 +111,15 @@ export function createShopServices(
     applyCatalogChange(change);
     infra.announceCatalogChange?.(change);
   };
-  const memberships = createMemberships({ db, gateway, mailer: infra.mailer, shopName: config.shop.name });
+  const memberships = createMemberships({
+    db,
+    gateway,
+    mailer: infra.mailer,
+    shopName: config.shop.name,
+    currentPassword,
+    cardVelocity,
+  });
+  const membershipBilling = createMembershipBilling({ db, gateway, mailer: infra.mailer, shopName: config.shop.name });
   const orders = createOrders({
     db,
     gateway,
@@ -204,6 +213,8 @@ export function createShopServices(
       balance: (userId: number) => pointsBalance(db, userId),
       ledger: (userId: number, options: Parameters<typeof listLedger>[2] = {}) => listLedger(db, userId, options),
     },
+    /** The renewal job: every process runs it (app.ts starts it); tests call `runOnce(now)`. */
+    membershipBilling,
     catalogAdmin: createCatalogAdmin({
       db,
       onChange: () => catalogChanged({ everything: true }),

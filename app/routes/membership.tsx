@@ -9,6 +9,7 @@ import { type FieldErrors, FormMessage, SubmitButton, TextField } from '../compo
 import { RouteFailure } from '../components/account/route-failure.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf, fieldErrorsOf } from '../lib/form-errors.ts';
+import { requestContext } from '../lib/request-context.ts';
 import { requireViewer } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/membership';
@@ -79,14 +80,24 @@ export async function action({ request, context }: Route.ActionArgs) {
           { status: 400 },
         );
       }
-      await memberships.join(viewer.user.id, parsed.data);
+      await memberships.join(viewer.user.id, parsed.data, { address: context.get(requestContext).clientAddress });
       return redirect('/welcome');
     }
     if (intent === 'switch') {
       const plan = planNamed(form.get('plan') ?? '');
       if (!plan) throw data('Unknown plan', { status: 400 });
-      await memberships.changePlan(viewer.user.id, plan.id);
-      return data<ActionResult>({ ok: true, message: `You are now on the ${plan.name} plan.` });
+      const changed = await memberships.changePlan(
+        viewer.user.id,
+        { plan: plan.id },
+        { address: context.get(requestContext).clientAddress },
+      );
+      return data<ActionResult>({
+        ok: true,
+        message:
+          changed.pendingPlan === plan.id
+            ? `You move to the ${plan.name} plan on ${when.format(new Date(changed.renewsOn))}.`
+            : `You are now on the ${plan.name} plan.`,
+      });
     }
     if (intent === 'cancel') {
       const membership = await memberships.cancel(viewer.user.id);

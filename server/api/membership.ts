@@ -1,17 +1,49 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { MEMBERSHIP_VIEW_STATUSES } from '../../contracts/membership.ts';
 import { changePlanSchema, joinMembershipSchema, redemptionSchema } from '../../contracts/membership-input.ts';
 import { orderSchema } from '../../contracts/orders.ts';
 import { pointsLedgerSchema } from '../../contracts/points.ts';
 import { authOf, requireUser } from '../plugins/auth.ts';
 import { errorResponses } from './openapi.ts';
 
+const planIdSchema = z.enum(['basic', 'premium']);
+
 const membershipSchema = z
   .object({
-    plan: z.enum(['basic', 'premium']),
-    status: z.enum(['active', 'cancelling', 'cancelled']),
+    plan: planIdSchema,
+    status: z.enum(MEMBERSHIP_VIEW_STATUSES).meta({
+      description:
+        "'past_due': the renewal was declined and is retried a day later (benefits kept); 'lapsed': the third attempt was declined",
+    }),
     startedAt: z.string(),
-    renewsOn: z.string(),
+    renewsOn: z.string().meta({ description: 'End of the paid period: the renewal date' }),
+    pendingPlan: planIdSchema.nullable().meta({ description: 'A cheaper plan taking over at the renewal' }),
+    nextChargeCents: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'What the renewal will charge, in cents; null when none is coming' }),
+    retryOn: z.string().nullable().meta({ description: 'While past due: when the renewal is tried again' }),
+    paymentMethod: z
+      .object({
+        id: z.number().int(),
+        provider: z.string(),
+        last4Digits: z.string(),
+        expiryMonth: z.string(),
+        expiryYear: z.number().int(),
+      })
+      .nullable()
+      .meta({ description: 'The saved method renewals charge' }),
+    lastCharge: z
+      .object({
+        kind: z.enum(['join', 'renewal', 'upgrade']),
+        plan: planIdSchema,
+        amountCents: z.number().int(),
+        chargedAt: z.string(),
+        last4: z.string().nullable(),
+      })
+      .nullable(),
   })
   .meta({ id: 'Membership' });
 
@@ -39,12 +71,14 @@ export const membershipRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Join a plan: checks your password, pays the first month by card',
+        summary:
+          'Join a plan: checks your password, pays the first month by card (saved, last 4 and expiry only, to pay renewals) or a saved method',
         body: joinMembershipSchema,
-        response: { 201: membershipSchema, ...errorResponses(400, 401, 402, 404, 409) },
+        response: { 201: membershipSchema, ...errorResponses(400, 401, 402, 404, 409, 429) },
       },
     },
-    async (request, reply) => reply.code(201).send(await memberships.join((await userOf(request)).id, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await memberships.join((await userOf(request)).id, request.body, { address: request.ip })),
   );
 
   app.put(
@@ -52,12 +86,13 @@ export const membershipRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Switch plan (at once; the new price from the next renewal)',
+        summary:
+          'Change plan: a dearer one at once, charged floor((new − old price) × time left / period) cents; a cheaper one from the renewal',
         body: changePlanSchema,
-        response: { 200: membershipSchema, ...errorResponses(400, 401, 404, 409) },
+        response: { 200: membershipSchema, ...errorResponses(400, 401, 402, 404, 409, 429) },
       },
     },
-    async (request) => memberships.changePlan((await userOf(request)).id, request.body.plan),
+    async (request) => memberships.changePlan((await userOf(request)).id, request.body, { address: request.ip }),
   );
 
   app.delete(
@@ -65,7 +100,7 @@ export const membershipRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Cancel at the end of the paid month',
+        summary: 'Cancel: nothing is charged at the renewal; benefits last to the end of the paid period',
         response: { 200: membershipSchema, ...errorResponses(401, 404, 409) },
       },
     },

@@ -142,9 +142,15 @@ for (const { kind, skip } of kinds) {
         .orderBy(membershipCharges.id);
     }
 
-    /** Gateway calls made for this member's saved methods or cards since `from`. */
-    function callsSince(from: number) {
-      return chargeSpy.mock.calls.slice(from).map((args) => args[0] as { amountCents: number; source: unknown });
+    /** Gateway calls since `from` (the test's own member's only, when one is named). */
+    async function callsSince(from: number, account?: Account) {
+      const calls = chargeSpy.mock.calls
+        .slice(from)
+        .map((args) => args[0] as { amountCents: number; source: unknown; idempotencyKey: string });
+      if (!account) return calls;
+      // The idempotency key names the charge row, and the row its member.
+      const ids = new Set((await chargesOf(account)).map((charge) => charge.id));
+      return calls.filter((call) => ids.has(Number(call.idempotencyKey.split(':')[1])));
     }
 
     async function mails(account: Account, mailKind: string) {
@@ -232,7 +238,7 @@ for (const { kind, skip } of kinds) {
       for (const answer of answers.filter((candidate) => candidate.status === 409)) {
         expect(answer.body).toMatchObject({ message: MEMBERSHIP_MESSAGES.samePlan });
       }
-      const calls = callsSince(before);
+      const calls = await callsSince(before, account);
       expect(calls).toHaveLength(1);
       // floor((premium − basic) × msLeft / periodMs), msLeft read while the request ran.
       const periodMs = 30 * DAY;
@@ -276,7 +282,7 @@ for (const { kind, skip } of kinds) {
       const bySaved = await call('PUT', '/api/membership', { token: account.token, body: { plan: 'premium' } });
       expect(bySaved.status, bySaved.text).toBe(402);
       expect(bySaved.body).toEqual({ message: ORDER_MESSAGES.declined });
-      expect(callsSince(before)).toHaveLength(2);
+      expect(await callsSince(before, account)).toHaveLength(2);
       const after = await membershipOf(account);
       expect(after).toMatchObject({ plan: 'basic', status: 'active', pendingPlan: null, lastCharge: { kind: 'join' } });
       expect(after?.paymentMethod?.id).toBe(joined.paymentMethod!.id);
@@ -300,7 +306,7 @@ for (const { kind, skip } of kinds) {
       });
       expect(back.status, back.text).toBe(200);
       expect(back.body).toMatchObject({ plan: 'premium', pendingPlan: null, nextChargeCents: PREMIUM });
-      expect(callsSince(before)).toHaveLength(0);
+      expect(await callsSince(before, account)).toHaveLength(0);
       expect((await call('PUT', '/api/membership', { token: account.token, body: { plan: 'basic' } })).status).toBe(
         200,
       );
@@ -308,7 +314,7 @@ for (const { kind, skip } of kinds) {
 
       const renewsOn = new Date(joined.renewsOn);
       await billing().runOnce(new Date(renewsOn.getTime() + 60_000));
-      expect(callsSince(before).map((call) => call.amountCents)).toEqual([BASIC]);
+      expect((await callsSince(before, account)).map((call) => call.amountCents)).toEqual([BASIC]);
       expect(await membershipOf(account)).toMatchObject({
         plan: 'basic',
         pendingPlan: null,
@@ -328,16 +334,17 @@ for (const { kind, skip } of kinds) {
       const renewsOn = new Date(goodJoined.renewsOn);
       await setPeriod(bad, new Date(badJoined.startedAt), renewsOn);
       const before = chargeSpy.mock.calls.length;
-      const goodCalls = () => callsSince(before).filter((call) => (call.source as { last4: string }).last4 === '4242');
-      const badCalls = () => callsSince(before).filter((call) => (call.source as { last4: string }).last4 === '0002');
+      const goodCalls = () => callsSince(before, good);
+      const badCalls = () => callsSince(before, bad);
 
       await billing().runOnce(new Date(renewsOn.getTime() - 60_000));
-      expect(callsSince(before)).toHaveLength(0);
+      expect(await goodCalls()).toHaveLength(0);
+      expect(await badCalls()).toHaveLength(0);
 
       const due = renewsOn.getTime() + 60_000;
       await billing().runOnce(new Date(due));
       await billing().runOnce(new Date(due + 1000));
-      expect(goodCalls().map((call) => call.amountCents)).toEqual([BASIC]);
+      expect((await goodCalls()).map((call) => call.amountCents)).toEqual([BASIC]);
       expect(await membershipOf(good)).toMatchObject({
         status: 'active',
         renewsOn: oneMonthAfter(renewsOn).toISOString(),
@@ -345,7 +352,7 @@ for (const { kind, skip } of kinds) {
       });
       expect((await mails(good, 'membership-charge')).length).toBe(1);
 
-      expect(badCalls().map((call) => call.amountCents)).toEqual([PREMIUM]);
+      expect((await badCalls()).map((call) => call.amountCents)).toEqual([PREMIUM]);
       const retrying = await membershipOf(bad);
       expect(retrying).toMatchObject({
         status: 'past_due',
@@ -356,17 +363,17 @@ for (const { kind, skip } of kinds) {
       expect(await shop.app.services.memberships.planOf(bad.user.id)).toBe('premium');
 
       await billing().runOnce(new Date(due + DAY - 60_000));
-      expect(badCalls()).toHaveLength(1);
+      expect(await badCalls()).toHaveLength(1);
       await billing().runOnce(new Date(due + DAY));
-      expect(badCalls()).toHaveLength(2);
+      expect(await badCalls()).toHaveLength(2);
       expect(await membershipOf(bad)).toMatchObject({ status: 'past_due' });
       await billing().runOnce(new Date(due + 2 * DAY));
-      expect(badCalls()).toHaveLength(3);
+      expect(await badCalls()).toHaveLength(3);
       expect(await membershipOf(bad)).toMatchObject({ status: 'lapsed', nextChargeCents: null });
       expect(await shop.app.services.memberships.planOf(bad.user.id)).toBeNull();
       await billing().runOnce(new Date(due + 3 * DAY));
       await billing().runOnce(new Date(due + 40 * DAY));
-      expect(badCalls()).toHaveLength(3);
+      expect(await badCalls()).toHaveLength(3);
       expect(await mails(bad, 'membership-lapsed')).toHaveLength(1);
       expect(await chargesOf(bad)).toMatchObject([
         { kind: 'join', status: 'approved' },
@@ -403,7 +410,7 @@ for (const { kind, skip } of kinds) {
       await billing().runOnce(now);
       await billing().runOnce(new Date(now.getTime() + 3_600_000));
       await billing().runOnce(new Date(now.getTime() + 2 * DAY));
-      expect(callsSince(before).map((call) => call.amountCents)).toEqual([BASIC]);
+      expect((await callsSince(before, account)).map((call) => call.amountCents)).toEqual([BASIC]);
       expect(await membershipOf(account)).toMatchObject({
         status: 'active',
         renewsOn: oneMonthAfter(now).toISOString(),
@@ -422,7 +429,7 @@ for (const { kind, skip } of kinds) {
       expect(await mails(account, 'membership-reminder')).toHaveLength(0);
       expect(await shop.app.services.memberships.planOf(account.user.id)).toBe('premium');
       await billing().runOnce(new Date(renewsOn + 60_000));
-      expect(callsSince(before)).toHaveLength(0);
+      expect(await callsSince(before, account)).toHaveLength(0);
       expect((await row(account)).status).toBe('cancelled');
     });
   });

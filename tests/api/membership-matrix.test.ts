@@ -91,9 +91,18 @@ const ROUTES: RouteCase[] = [
     url: '/api/membership',
     success: 200,
     setup: { plan: 'basic' },
-    body: () => ({ plan: 'premium' }),
+    // Basic → Premium is paid at once, pro-rated (about a whole month's difference here), by this card.
+    body: () => ({
+      plan: 'premium',
+      cardData: { Number: '4242 4242 4242 4242', Expiry: EXPIRY, Cvc: '123', Name: 'Ann Lee' },
+    }),
     check: (answer, own) => {
-      expect(answer).toMatchObject({ plan: 'premium', status: 'active' });
+      expect(answer).toMatchObject({
+        plan: 'premium',
+        status: 'active',
+        lastCharge: { kind: 'upgrade', plan: 'premium', last4: '4242' },
+        paymentMethod: { last4Digits: '4242' },
+      });
       expect(own.membership).toMatchObject({ plan: 'premium', status: 'active' });
     },
   },

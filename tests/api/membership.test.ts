@@ -38,9 +38,14 @@ interface Account {
 
 interface MembershipBody {
   plan: 'basic' | 'premium';
-  status: 'active' | 'cancelling' | 'cancelled';
+  status: 'active' | 'cancelling' | 'cancelled' | 'past_due' | 'lapsed';
   startedAt: string;
   renewsOn: string;
+  pendingPlan: 'basic' | 'premium' | null;
+  nextChargeCents: number | null;
+  retryOn: string | null;
+  paymentMethod: { id: number; provider: string; last4Digits: string; expiryMonth: string; expiryYear: number } | null;
+  lastCharge: { kind: string; plan: string; amountCents: number; chargedAt: string; last4: string | null } | null;
 }
 
 interface LedgerEntry {
@@ -591,6 +596,24 @@ for (const { kind, skip } of kinds) {
           status: 'active',
           startedAt: expect.any(String),
           renewsOn: expect.any(String),
+          pendingPlan: null,
+          nextChargeCents: basicPrice,
+          retryOn: null,
+          // The card is saved (last 4 and expiry only) to pay the renewals.
+          paymentMethod: {
+            id: expect.any(Number),
+            provider: 'Visa',
+            last4Digits: '4242',
+            expiryMonth: FUTURE_EXPIRY.slice(0, 2),
+            expiryYear: 2000 + Number(FUTURE_EXPIRY.slice(3)),
+          },
+          lastCharge: {
+            kind: 'join',
+            plan: 'basic',
+            amountCents: basicPrice,
+            chargedAt: expect.any(String),
+            last4: '4242',
+          },
         });
         const started = Date.parse(answer.body.startedAt);
         expect(Math.abs(started - Date.now())).toBeLessThan(60_000);
@@ -659,8 +682,23 @@ for (const { kind, skip } of kinds) {
           body: { plan: 'premium' },
         });
         expect(switched.status, switched.text).toBe(200);
-        expect(switched.body).toEqual({ ...joined, plan: 'premium' });
-        expect(charges()).toBe(chargesAfterJoin);
+        // A dearer plan is paid at once for the rest of the month (issue 21): nearly the whole difference.
+        expect(switched.body).toEqual({
+          ...joined,
+          plan: 'premium',
+          nextChargeCents: premiumPrice,
+          lastCharge: {
+            ...joined.lastCharge,
+            kind: 'upgrade',
+            plan: 'premium',
+            amountCents: expect.any(Number),
+            chargedAt: expect.any(String),
+          },
+        });
+        expect(charges()).toBe(chargesAfterJoin + 1);
+        expect(chargeSpy.mock.calls.at(-1)?.[0].amountCents).toBeGreaterThan(premiumPrice - basicPrice - 5);
+        expect(chargeSpy.mock.calls.at(-1)?.[0].amountCents).toBeLessThanOrEqual(premiumPrice - basicPrice);
+        const upgraded = switched.body;
 
         const same = await call('PUT', '/api/membership', { token: member.token, body: { plan: 'premium' } });
         expect(same.status, same.text).toBe(409);
@@ -668,7 +706,7 @@ for (const { kind, skip } of kinds) {
 
         const cancelled = await call<MembershipBody>('DELETE', '/api/membership', { token: member.token });
         expect(cancelled.status, cancelled.text).toBe(200);
-        expect(cancelled.body).toEqual({ ...joined, plan: 'premium', status: 'cancelling' });
+        expect(cancelled.body).toEqual({ ...upgraded, status: 'cancelling', nextChargeCents: null });
         expect(await membershipOf(member)).toEqual(cancelled.body);
 
         // Until the paid month ends the shopper keeps Premium: free shipping below $100, 2 points a dollar.
@@ -688,13 +726,14 @@ for (const { kind, skip } of kinds) {
           body: { plan: 'premium' },
         });
         expect(resumed.status, resumed.text).toBe(200);
-        expect(resumed.body).toEqual({ ...joined, plan: 'premium', status: 'active' });
+        expect(resumed.body).toEqual(upgraded);
+        // A cheaper plan waits for the renewal: Premium stays until then.
         const down = await call<MembershipBody>('PUT', '/api/membership', {
           token: member.token,
           body: { plan: 'basic' },
         });
         expect(down.status, down.text).toBe(200);
-        expect(down.body).toEqual({ ...joined, plan: 'basic', status: 'active' });
+        expect(down.body).toEqual({ ...upgraded, pendingPlan: 'basic', nextChargeCents: basicPrice });
         expect((await call('DELETE', '/api/membership', { token: member.token })).status).toBe(200);
 
         // The paid month runs out: the membership is over and gives nothing more.
@@ -703,7 +742,8 @@ for (const { kind, skip } of kinds) {
           .set({ renewsOn: new Date(Date.now() - 60_000) })
           .where(eq(memberships.userId, member.user.id));
         const lapsed = await membershipOf(member);
-        expect(lapsed).toMatchObject({ plan: 'basic', status: 'cancelled' });
+        // The pending Basic never took over: no renewal came.
+        expect(lapsed).toMatchObject({ plan: 'premium', status: 'cancelled' });
         const late = await place(member, [{ productId: cheap.id, quantity: 1 }]);
         expect(late.shippingCost).toBe(10);
         await fulfil(late);
@@ -716,7 +756,7 @@ for (const { kind, skip } of kinds) {
           expect(answer.status, `${method} ${answer.text}`).toBe(404);
           expect(answer.body).toEqual({ message: MEMBERSHIP_MESSAGES.notMember });
         }
-        expect(charges()).toBe(chargesAfterJoin + 2);
+        expect(charges()).toBe(chargesAfterJoin + 3);
 
         const rejoined = await joinPlan(member, 'premium');
         expect(rejoined.status).toBe('active');
