@@ -6,6 +6,7 @@ import { formatDollars } from '../../contracts/money.ts';
 import { AccountLayout } from '../components/account/account-layout.tsx';
 import { type FieldErrors, FormMessage, SubmitButton, TextField } from '../components/account/form-field.tsx';
 import { RouteFailure } from '../components/account/route-failure.tsx';
+import { isCurrentMember, MembershipBilling } from '../components/account/membership-billing.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf, fieldErrorsOf, formValues } from '../lib/form-errors.ts';
 import { pageUrl } from '../lib/page-url.ts';
@@ -311,7 +312,7 @@ const renewal = new Intl.DateTimeFormat('en-AU', {
  * which owns those rules).
  */
 function MembershipTab({ membership }: { membership: Route.ComponentProps['loaderData']['membership'] }) {
-  const plan = membership && membership.status !== 'cancelled' ? planNamed(membership.plan) : undefined;
+  const plan = membership && isCurrentMember(membership) ? planNamed(membership.plan) : undefined;
   if (!membership || !plan) {
     return (
       <section aria-labelledby="settings-membership">
@@ -342,9 +343,9 @@ function MembershipTab({ membership }: { membership: Route.ComponentProps['loade
       </p>
       <div className="mt-4 flex flex-wrap gap-3">
         <Form method="post" action="/membership">
-          <input type="hidden" name="plan" value={other.id} />
+          <input type="hidden" name="plan" value={membership.pendingPlan === other.id ? plan.id : other.id} />
           <SubmitButton name="intent" value="switch" busyLabel="Switching…">
-            {`Switch to ${other.name}`}
+            {membership.pendingPlan === other.id ? `Keep ${plan.name}` : `Switch to ${other.name}`}
           </SubmitButton>
         </Form>
         {membership.status === 'cancelling' ? (
@@ -371,3 +372,4 @@ function MembershipTab({ membership }: { membership: Route.ComponentProps['loade
     </section>
   );
 }
+      <MembershipBilling membership={membership} />

@@ -6,6 +6,7 @@ import { formatDollars } from '../../contracts/money.ts';
 import { CARD_MESSAGES } from '../../contracts/orders.ts';
 import { AccountLayout } from '../components/account/account-layout.tsx';
 import { type FieldErrors, FormMessage, SubmitButton, TextField } from '../components/account/form-field.tsx';
+import { isCurrentMember, MembershipBilling } from '../components/account/membership-billing.tsx';
 import { RouteFailure } from '../components/account/route-failure.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf, fieldErrorsOf } from '../lib/form-errors.ts';
@@ -157,7 +158,7 @@ export default function MembershipPage({ loaderData, actionData }: Route.Compone
   const result = actionData as ActionResult | undefined;
   const errors = result?.errors;
   const field = { form: 'membership', errors } as const;
-  const member = membership && membership.status !== 'cancelled';
+  const member = membership && isCurrentMember(membership);
   // The card's fields are needed unless a saved method pays (only offered when there is one).
   const [payWith, setPayWith] = useState('new');
   const cardRequired = methods.length === 0 || payWith === 'new';
@@ -169,23 +170,38 @@ export default function MembershipPage({ loaderData, actionData }: Route.Compone
       <AccountLayout title="Membership" intro={`You are a ${plan?.name} member.`}>
         <div className="space-y-5">
           {result ? <FormMessage tone={result.ok ? 'success' : 'error'}>{result.message}</FormMessage> : null}
-          <p className="rounded-lg border border-gray-200 bg-white p-4 text-sm">
-            {membership.status === 'cancelling'
-              ? `Your membership ends on ${when.format(new Date(membership.renewsOn))}.`
-              : `Your membership renews on ${when.format(new Date(membership.renewsOn))}.`}{' '}
-            <Link to="/points" className="font-semibold text-navy-800 underline">
-              See your points
-            </Link>
-          </p>
+          <div className="rounded-lg border border-gray-200 bg-white p-4 text-sm">
+            <p>
+              {membership.status === 'cancelling'
+                ? `Your membership ends on ${when.format(new Date(membership.renewsOn))}.`
+                : membership.status === 'past_due'
+                  ? 'Your renewal payment is overdue.'
+                  : `Your membership renews on ${when.format(new Date(membership.renewsOn))}.`}{' '}
+              <Link to="/points" className="font-semibold text-navy-800 underline">
+                See your points
+              </Link>
+            </p>
+            <MembershipBilling membership={membership} />
+          </div>
           <PlanCards current={membership.plan} />
           <div className="flex flex-wrap gap-3">
             <Form method="post">
-              <input type="hidden" name="plan" value={other.id} />
+              {/* With a change to the other plan waiting, the button keeps this one instead. */}
+              <input
+                type="hidden"
+                name="plan"
+                value={membership.pendingPlan === other.id ? membership.plan : other.id}
+              />
               <SubmitButton name="intent" value="switch" busyLabel="Switching…">
-                {membership.status === 'cancelling' && other.id === membership.plan
-                  ? 'Keep my membership'
-                  : `Switch to ${other.name}`}
+                {membership.pendingPlan === other.id ? `Keep ${plan?.name}` : `Switch to ${other.name}`}
               </SubmitButton>
+              <p className="mt-1 max-w-xs text-xs text-gray-600">
+                {other.monthlyPriceCents > (plan?.monthlyPriceCents ?? 0)
+                  ? 'The difference for the rest of this month is charged now, to the card on your membership.'
+                  : membership.pendingPlan === other.id
+                    ? `Stay on ${plan?.name} after the renewal.`
+                    : `From your next renewal, at ${formatDollars(other.monthlyPriceCents / 100)}/month.`}
+              </p>
             </Form>
             {membership.status === 'cancelling' ? (
               <Form method="post">
@@ -353,7 +369,9 @@ export default function MembershipPage({ loaderData, actionData }: Route.Compone
                 Become a Member
               </SubmitButton>
               <p className="mt-2 text-xs text-gray-600">
-                The first month is charged now; the card number and CVV go to the payment gateway only.
+                The first month is charged now, then the same amount every month until you cancel. A new card is saved
+                to your payment methods to pay the renewals (its last 4 digits and expiry only); the card number and CVV
+                go to the payment gateway only.
               </p>
             </div>
           </Form>

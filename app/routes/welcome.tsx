@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { planNamed } from '../../contracts/membership.ts';
 import { AccountLayout } from '../components/account/account-layout.tsx';
+import { isCurrentMember, MembershipBilling } from '../components/account/membership-billing.tsx';
 import { RouteFailure } from '../components/account/route-failure.tsx';
 import { requireViewer } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
@@ -24,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function WelcomePage({ loaderData }: Route.ComponentProps) {
   const { firstName, membership } = loaderData;
-  const plan = membership && membership.status !== 'cancelled' ? planNamed(membership.plan) : undefined;
+  const plan = membership && isCurrentMember(membership) ? planNamed(membership.plan) : undefined;
   if (!membership || !plan) {
     return (
       <AccountLayout title="Welcome" intro={`Hi ${firstName}.`}>
@@ -58,6 +59,7 @@ export default function WelcomePage({ loaderData }: Route.ComponentProps) {
         <p className="mt-4 text-sm text-gray-700">
           Your membership renews on {when.format(new Date(membership.renewsOn))}.
         </p>
+        <MembershipBilling membership={membership} />
         <div className="mt-5 flex flex-wrap gap-3">
           <Link to="/products" className="rounded bg-accent px-5 py-2.5 font-semibold text-ink hover:bg-accent-dark">
             Start shopping

@@ -1,9 +1,13 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join as joinPath } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import type { User } from '../../contracts/account.ts';
 import { MEMBERSHIP_MESSAGES, MEMBERSHIP_PLANS } from '../../contracts/membership.ts';
 import { ORDER_MESSAGES } from '../../contracts/orders.ts';
 import { emailOutbox, membershipCharges, memberships, paymentMethods, users } from '../../db/schema.ts';
+import { humanDate } from '../../server/domain/membership-billing.ts';
 import { isPostgresReachable } from '../helpers/postgres.ts';
 import { createTestShop, type DatabaseKind, type TestShop } from '../helpers/test-app.ts';
 
@@ -177,18 +181,39 @@ for (const { kind, skip } of kinds) {
         .where(eq(memberships.userId, account.user.id));
     }
 
+    let outbox: string;
+
+    /** The text of every e-mail to this address (quoted-printable undone). */
+    async function mailTexts(account: Account): Promise<string[]> {
+      await shop.app.services.mailer.idle();
+      return readdirSync(outbox)
+        .map((name) => readFileSync(joinPath(outbox, name), 'utf8'))
+        .filter((mail) => mail.includes(account.email))
+        .map((mail) =>
+          mail
+            .replace(/=\r?\n/g, '')
+            .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+        );
+    }
+
     beforeAll(async () => {
-      shop = await createTestShop(kind, { products: 3, env: { PAYMENT_DECLINE_RATE: '1' } });
+      outbox = mkdtempSync(joinPath(tmpdir(), 'harbour-billing-outbox-'));
+      shop = await createTestShop(kind, {
+        products: 3,
+        env: { PAYMENT_DECLINE_RATE: '1', MAIL_OUTBOX_DIR: outbox },
+      });
       chargeSpy = vi.spyOn(shop.app.services.gateway, 'charge');
     });
     afterAll(async () => {
       chargeSpy?.mockRestore();
       await shop?.app.services.mailer.idle();
       await shop?.close();
+      if (outbox) rmSync(outbox, { recursive: true, force: true });
     });
 
     it('joining saves the card (last 4 and expiry only) as the method that pays the membership', async () => {
-      const member = await join(await register('saver'), 'basic');
+      const account = await register('saver');
+      const member = await join(account, 'basic');
       const methods = await shop.database.db
         .select()
         .from(paymentMethods)
@@ -205,6 +230,37 @@ for (const { kind, skip } of kinds) {
         lastCharge: { kind: 'join', plan: 'basic', amountCents: BASIC, last4: '4242' },
         retryOn: null,
       });
+      // The welcome e-mail says what was charged, with its GST, and the renewal as a human date.
+      const [welcome, ...others] = (await mailTexts(account)).filter((mail) =>
+        /Subject: Welcome to .+ Basic membership/.test(mail),
+      );
+      expect(others).toEqual([]);
+      expect(welcome).toContain('$9.99, includes GST of $0.91');
+      expect(welcome).toContain(`renews on ${humanDate(new Date(member.renewsOn))}`);
+      expect(welcome).toContain('Visa ending 4242');
+      expect(welcome).not.toMatch(
+        /(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{2} \d{4}/,
+      );
+    });
+
+    it('/api/docs shows the billing fields of a membership', async () => {
+      const docs = await call<{ components: { schemas: Record<string, { properties: Record<string, unknown> }> } }>(
+        'GET',
+        '/api/docs/json',
+      );
+      expect(Object.keys(docs.body.components.schemas.Membership!.properties)).toEqual(
+        expect.arrayContaining([
+          'pendingPlan',
+          'nextChargeCents',
+          'retryOn',
+          'paymentMethod',
+          'lastCharge',
+          'renewsOn',
+        ]),
+      );
+      expect(Object.keys(docs.body.components.schemas.ChangeMembershipPlan!.properties)).toEqual(
+        expect.arrayContaining(['plan', 'cardData', 'paymentMethodId']),
+      );
     });
 
     it('a Google-only account (no password) is told to confirm with Google, not that its password is wrong', async () => {
@@ -262,6 +318,9 @@ for (const { kind, skip } of kinds) {
       const receipts = await mails(account, 'membership-charge');
       // The first month's charge is in the welcome e-mail; the upgrade has its own receipt.
       expect(receipts.map((mail) => mail.subject)).toEqual([expect.stringContaining('$6.66')]);
+      const receipt = (await mailTexts(account)).find((mail) => mail.includes('$6.66 charged'));
+      expect(receipt).toContain('$6.66, includes GST of $0.61');
+      expect(receipt).toContain(`renews on ${humanDate(new Date(now + 20 * DAY))} for $19.99`);
     });
 
     it('a declined upgrade answers 402 with the spec text and changes nothing', async () => {
