@@ -14,11 +14,14 @@ export type LedgerKind = 'earn' | 'redeem' | 'reverse' | 'adjust';
  * available RETURN_WINDOW_DAYS after the order was fulfilled; every other entry at once; an
  * entry whose order has a return being decided has none (null) until the decision. The
  * available balance is the sum of entries available now; pending is the sum of the rest.
- * "Now" is the database's clock (the transaction's start), so every check uses one clock.
+ * "Now" is the database's clock. Entries are written available from their transaction's start
+ * (`now()`), and read against the reading statement's start (`statement_timestamp()`): a
+ * redemption that waited for the shopper's lock must count the spend committed meanwhile by a
+ * transaction that began after its own, which a comparison with its own `now()` would not.
  */
 
 /** An entry counts towards the spendable balance. */
-const isAvailable = sql`(${pointsLedger.availableAt} is not null and ${pointsLedger.availableAt} <= now())`;
+const isAvailable = sql`(${pointsLedger.availableAt} is not null and ${pointsLedger.availableAt} <= statement_timestamp())`;
 /** The end of the return window of an order fulfilled at `fulfilledAt`: whole days of 24 hours, whatever the time zone. */
 const windowEnd = (fulfilledAt: SQL | Date) =>
   sql`(${fulfilledAt instanceof Date ? fulfilledAt.toISOString() : fulfilledAt}::timestamptz + make_interval(hours => ${RETURN_WINDOW_DAYS * 24}))`;
@@ -100,7 +103,7 @@ export async function holdForReturn(tx: Transaction, orderId: number): Promise<v
   await tx
     .update(pointsLedger)
     .set({ availableAt: null })
-    .where(and(eq(pointsLedger.orderId, orderId), sql`${pointsLedger.availableAt} > now()`));
+    .where(and(eq(pointsLedger.orderId, orderId), sql`${pointsLedger.availableAt} > statement_timestamp()`));
 }
 
 /** A return was refused: the order's held points are pending again until the window's end (or available, if it has passed). */

@@ -7,8 +7,10 @@
  * - 50 concurrent redemptions against a balance covering exactly 10, several rounds: exactly 10
  *   succeed, 40 are 409 'Not enough points', the balance ends at 0, is never seen below 0 from
  *   another connection, equals the ledger's sum, and every running balance in the ledger is ≥ 0.
- * - Earnings (orders fulfilled) racing redemptions: whatever interleaving, the ledger's running
- *   balance never dips below zero and the balance is the sum.
+ * - Staff grants and fulfilments racing redemptions: whatever interleaving, the available balance
+ *   is never seen below zero, only granted points are spent (earned ones are pending for the
+ *   30-day return window, issue 21), and available + pending is the ledger's sum.
+ * - 20 concurrent staff take-backs against an available balance covering 10: exactly 10 succeed.
  * - Ten identical cancellations of one redemption order: the points come back once.
  * - Ten concurrent joins of one shopper: one membership, one charge.
  */
@@ -22,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from
 import type { User } from '../../contracts/account.ts';
 import { MEMBERSHIP_MESSAGES } from '../../contracts/membership.ts';
 import { ORDER_MESSAGES, type Order } from '../../contracts/orders.ts';
+import { POINTS_MESSAGES } from '../../contracts/points.ts';
 import { type DatabaseHandle, openDatabase } from '../../db/client.ts';
 import { memberships, orders, pointsLedger, products, users } from '../../db/schema.ts';
 import { seedCatalogue } from '../../db/seed/seed-catalogue.ts';
@@ -64,6 +67,8 @@ interface Answer<T = { message?: string; errors?: Record<string, string[]> }> {
 
 interface Ledger {
   balance: number;
+  available: number;
+  pending: number;
   entries: { id: number; kind: string; points: number; orderId: number | null; balanceAfter: number }[];
   totalCount: number;
   totalPages: number;
@@ -81,6 +86,8 @@ describe.skipIf(!postgresAvailable)('points under concurrency on PostgreSQL', ()
   let earner: { id: number };
   let chargeSpy: MockInstance;
   let sequence = 0;
+  /** A member of staff, for grants and take-backs. */
+  let staff: Member;
 
   beforeAll(async () => {
     scratch = await createScratchDatabase();
@@ -123,6 +130,12 @@ describe.skipIf(!postgresAvailable)('points under concurrency on PostgreSQL', ()
       })
       .where(eq(products.id, earner.id));
     chargeSpy = vi.spyOn(app.services.gateway, 'charge');
+    const [staffRow] = await database.db
+      .insert(users)
+      .values({ email: 'points.race.staff@example.com', firstName: 'Race', lastName: 'Staff', role: 'admin' })
+      .returning({ id: users.id, email: users.email });
+    const { token } = await createSession(database.db, staffRow!.id, 'points-concurrency-test');
+    staff = { userId: staffRow!.id, email: staffRow!.email, token };
   }, 120_000);
 
   afterAll(async () => {
@@ -191,6 +204,21 @@ describe.skipIf(!postgresAvailable)('points under concurrency on PostgreSQL', ()
     return placed;
   }
 
+  /** The member's return windows pass: fulfilment and ledger times move back 31 days (nothing sleeps). */
+  async function windowPasses(member: Member): Promise<void> {
+    await database.db.execute(
+      sql`update ${orders} set fulfilled_at = fulfilled_at - interval '31 days' where user_id = ${member.userId}`,
+    );
+    await database.db.execute(
+      sql`update ${pointsLedger} set available_at = available_at - interval '31 days' where user_id = ${member.userId}`,
+    );
+  }
+
+  /** A staff grant (or take-back) through the admin API. */
+  function adjust(member: Member, points: number): Promise<Answer<{ message?: string }>> {
+    return call(staff, 'POST', `/api/admin/users/${member.userId}/points`, { points, reason: 'Race adjustment' });
+  }
+
   async function ledgerSum(userId: number): Promise<number> {
     const [row] = await database.db
       .select({ sum: sql<number>`coalesce(sum(${pointsLedger.points}), 0)::int` })
@@ -207,8 +235,10 @@ describe.skipIf(!postgresAvailable)('points under concurrency on PostgreSQL', ()
       entries.push(...(await call<Ledger>(member, 'GET', `/api/points?page=${page}`)).body.entries);
     }
     expect(entries).toHaveLength(first.totalCount);
-    expect(first.balance).toBe(await ledgerSum(member.userId));
-    let running = first.balance;
+    expect(first.balance).toBe(first.available);
+    expect(first.available).toBeGreaterThanOrEqual(0);
+    expect(first.available + first.pending).toBe(await ledgerSum(member.userId));
+    let running = first.available + first.pending;
     for (const entry of entries) {
       expect(entry.balanceAfter, `running balance after ledger entry ${entry.id}`).toBe(running);
       expect(entry.balanceAfter, `running balance after ledger entry ${entry.id}`).toBeGreaterThanOrEqual(0);
@@ -226,7 +256,8 @@ describe.skipIf(!postgresAvailable)('points under concurrency on PostgreSQL', ()
     const loop = (async () => {
       while (watching) {
         const [row] = await watcher<{ balance: number }[]>`
-          select coalesce(sum(points), 0)::int as balance from points_ledger where user_id = ${userId}`;
+          select coalesce(sum(points), 0)::int as balance from points_ledger
+          where user_id = ${userId} and available_at <= now()`;
         lowest = Math.min(lowest, Number(row?.balance));
         samples += 1;
         await new Promise((resolve) => setImmediate(resolve));
@@ -256,6 +287,7 @@ describe.skipIf(!postgresAvailable)('points under concurrency on PostgreSQL', ()
       // Earn exactly 10 redemptions' worth through the real path: orders fulfilled.
       const earning = await placeEarningOrders(member, AFFORDABLE);
       for (const order of earning) await app.services.orders.markSucceeded(order.id);
+      await windowPasses(member);
       expect(await ledgerSum(member.userId)).toBe(AFFORDABLE * COST);
       const stockBefore = await stockOf(prize.id);
       const chargesBefore = chargeSpy.mock.calls.length;
@@ -307,23 +339,31 @@ describe.skipIf(!postgresAvailable)('points under concurrency on PostgreSQL', ()
     );
   }, 120_000);
 
-  it('fulfilments racing redemptions: the running balance never dips below zero, the balance is the sum', async () => {
+  it('grants and fulfilments racing redemptions: available never below zero, only granted points spent', async () => {
     for (let round = 1; round <= 3; round += 1) {
       const member = await newMember(`mixed${round}`);
       const earning = await placeEarningOrders(member, AFFORDABLE);
       const watch = watchBalance(member.userId);
       const results = await Promise.all([
         ...earning.map((order) => app.services.orders.markSucceeded(order.id).then(() => 'earned' as const)),
+        ...Array.from({ length: AFFORDABLE }, () =>
+          adjust(member, COST).then((answer) => {
+            expect(answer.statusCode).toBe(201);
+            return 'granted' as const;
+          }),
+        ),
         ...Array.from({ length: 30 }, () => redeem(member).then((answer) => answer.statusCode)),
       ]);
       const { lowest } = await watch.stop();
-      const statuses = results.filter((result) => result !== 'earned');
+      const statuses = results.filter((result) => result !== 'earned' && result !== 'granted');
       expect(statuses.filter((status) => status !== 201 && status !== 409)).toEqual([]);
       const won = statuses.filter((status) => status === 201).length;
       expect(won).toBeLessThanOrEqual(AFFORDABLE);
       expect(lowest).toBeGreaterThanOrEqual(0);
       const ledger = await checkLedger(member);
       expect(ledger.balance).toBe((AFFORDABLE - won) * COST);
+      // What the fulfilled orders earned is pending: it bought nothing.
+      expect(ledger.pending).toBe(AFFORDABLE * COST);
       // Whatever is left is still spendable, exactly.
       const rest = await Promise.all(Array.from({ length: AFFORDABLE + 5 }, () => redeem(member)));
       expect(rest.filter((answer) => answer.statusCode === 201)).toHaveLength(AFFORDABLE - won);
@@ -335,6 +375,7 @@ describe.skipIf(!postgresAvailable)('points under concurrency on PostgreSQL', ()
     const member = await newMember('cancel');
     const earning = await placeEarningOrders(member, 4);
     for (const order of earning) await app.services.orders.markSucceeded(order.id);
+    await windowPasses(member);
     const made = await call<Order>(member, 'POST', '/api/redemptions', {
       productId: prize.id,
       quantity: 3,
@@ -354,6 +395,20 @@ describe.skipIf(!postgresAvailable)('points under concurrency on PostgreSQL', ()
     expect(await ledgerSum(member.userId)).toBe(4 * COST);
     expect(await stockOf(prize.id)).toBe(stockBefore + 3);
     await checkLedger(member);
+  }, 60_000);
+
+  it(`20 concurrent take-backs against an available balance covering ${AFFORDABLE}: exactly ${AFFORDABLE} succeed`, async () => {
+    const member = await newMember('takeback');
+    expect((await adjust(member, AFFORDABLE * COST)).statusCode).toBe(201);
+    const watch = watchBalance(member.userId);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => adjust(member, -COST)));
+    const { lowest } = await watch.stop();
+    expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(AFFORDABLE);
+    expect(answers.filter((answer) => answer.statusCode === 409).map((answer) => answer.body.message)).toEqual(
+      Array.from({ length: 20 - AFFORDABLE }, () => POINTS_MESSAGES.takeBackTooLarge),
+    );
+    expect(lowest).toBeGreaterThanOrEqual(0);
+    expect((await checkLedger(member)).balance).toBe(0);
   }, 60_000);
 
   it('ten concurrent joins by one shopper: one membership, one charge, the rest 409', async () => {
