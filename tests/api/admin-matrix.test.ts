@@ -11,6 +11,7 @@ import {
   auditLog,
   orderEvents,
   orders,
+  pointsLedger,
   productImages,
   products,
   productVariants,
@@ -110,6 +111,13 @@ const ROUTES: RouteCase[] = [
   },
   { method: 'GET', url: '/api/admin/messages', success: 200 },
   { method: 'GET', url: '/api/admin/audit', success: 200 },
+  { method: 'GET', url: '/api/admin/users/:userId/points', success: 200 },
+  {
+    method: 'POST',
+    url: '/api/admin/users/:userId/points',
+    body: () => ({ json: { points: 50, reason: 'Matrix goodwill' } }),
+    success: 201,
+  },
   { method: 'GET', url: '/api/admin/products', success: 200 },
   { method: 'GET', url: '/api/admin/products/export.csv', success: 200 },
   {
@@ -405,6 +413,7 @@ async function prepareShop(kind: DatabaseKind, options: { storefront?: boolean }
       returns: await db.select().from(returnRequests).orderBy(asc(returnRequests.id)),
       events: await db.$count(orderEvents),
       audit: await db.$count(auditLog),
+      points: await db.$count(pointsLedger),
       mails: existsSync(outbox) ? readdirSync(outbox).length : 0,
       media: mediaFiles(),
     };
@@ -420,6 +429,7 @@ async function prepareShop(kind: DatabaseKind, options: { storefront?: boolean }
     freshReturn,
     freshProduct,
     aEmail: a.email,
+    aUserId: a.user.id,
     close: async () => {
       await shop.app.services.mailer.idle();
       await shop.close();
@@ -501,7 +511,8 @@ for (const { kind, skip } of kinds) {
               .replace(':orderId', String(context.order?.id ?? 0))
               .replace(':returnId', String(context.returnId))
               .replace(':productId', String(context.productId))
-              .replace(':imageId', String(context.imageId));
+              .replace(':imageId', String(context.imageId))
+              .replace(':userId', String(setup.aUserId));
             const before = await setup.snapshot();
 
             const answer = await send(route.method, url, roleTokens.get(role), route.body?.(context));
