@@ -124,6 +124,10 @@ const ROUTES: RouteCase[] = [
     check: (answer) =>
       expect(answer).toEqual({
         balance: 7,
+        // A gift inserted straight into the ledger is available at once (issue 21's pending points).
+        available: 7,
+        pending: 0,
+        pendingReleases: [],
         entries: [expect.objectContaining({ kind: 'earn', points: 7, note: 'Matrix gift', balanceAfter: 7 })],
         page: 1,
         totalCount: 1,
