@@ -446,6 +446,35 @@ for (const { kind, skip } of kinds) {
       expect(rejoined.status, rejoined.text).toBe(201);
     });
 
+    it('the same plan with a card or saved method changes the card that pays the renewals, charging nothing', async () => {
+      const account = await register('new.card');
+      const joined = await join(account, 'basic');
+      await shop.database.db
+        .update(paymentMethods)
+        .set({ last4Digits: '0002' })
+        .where(eq(paymentMethods.id, joined.paymentMethod!.id));
+      const renewsOn = new Date(joined.renewsOn).getTime();
+      await billing().runOnce(new Date(renewsOn + 60_000));
+      expect(await membershipOf(account)).toMatchObject({ status: 'past_due' });
+      const before = chargeSpy.mock.calls.length;
+      const same = await call('PUT', '/api/membership', { token: account.token, body: { plan: 'basic' } });
+      expect(same.status, same.text).toBe(409);
+      const changed = await call<MembershipBody>('PUT', '/api/membership', {
+        token: account.token,
+        body: { plan: 'basic', cardData: card('5555 5555 5555 4444') },
+      });
+      expect(changed.status, changed.text).toBe(200);
+      expect(changed.body.paymentMethod).toMatchObject({ last4Digits: '4444', provider: 'MasterCard' });
+      expect(changed.body.paymentMethod?.id).not.toBe(joined.paymentMethod!.id);
+      expect(await callsSince(before, account)).toHaveLength(0);
+      // A past-due renewal is tried again at the next pass, on the new card.
+      await billing().runOnce(new Date(renewsOn + 120_000));
+      expect((await callsSince(before, account)).map((call) => call.source)).toEqual([
+        { kind: 'saved', last4: '4444', provider: 'MasterCard' },
+      ]);
+      expect(await membershipOf(account)).toMatchObject({ status: 'active', lastCharge: { kind: 'renewal' } });
+    });
+
     it('a reminder goes 7 days before the renewal, once a period', async () => {
       const account = await register('reminded');
       const joined = await join(account, 'basic');
