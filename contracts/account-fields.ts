@@ -62,6 +62,13 @@ export const ACCOUNT_MESSAGES = {
   signedOut: 'Please sign in to continue',
   tooManyAttempts: 'Too many sign-in attempts. Please wait a few minutes and try again.',
   tooManyPasswordChecks: 'Too many password attempts. Please wait a few minutes and try again.',
+  /** A per-address limit of the account doors (sign-in, registration, forgot and reset password). */
+  tooManyRequests: 'Too many requests. Please try again shortly.',
+  /** A step that needs the password, asked of an account made with Google (it has none). */
+  confirmWithGoogle:
+    'Your account signs in with Google and has no password. Please confirm with Google (sign in again), or set a password first.',
+  staffSignInWithPassword: 'Staff accounts sign in with their e-mail and password, not with Google.',
+  passwordLinkSent: 'We have e-mailed you a link to set a password. It works for one hour.',
   cardDataRefused: 'Card numbers and security codes are never stored: send only the last 4 digits',
   profileUpdated: 'Profile updated successfully',
   passwordChanged: 'Password changed successfully',

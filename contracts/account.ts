@@ -187,6 +187,20 @@ export const changePasswordBodySchema = z
   })
   .meta({ id: 'ChangePasswordInput' });
 
+/**
+ * Deleting the account confirms who asks: the current password, or nothing for an account
+ * made with Google whose session signed in with Google in the last 10 minutes.
+ */
+export const deleteAccountBodySchema = z
+  .object({
+    currentPassword: z
+      .string()
+      .max(PASSWORD_MAX_LENGTH, `Password must be ${PASSWORD_MAX_LENGTH} characters or fewer`)
+      .optional()
+      .meta({ description: 'Required for an account with a password; a Google-only account confirms with Google.' }),
+  })
+  .meta({ id: 'DeleteAccountInput' });
+
 /** The Change Password tab also asks for the new password twice (spec §5). */
 export const changePasswordFormSchema = z
   .object({ currentPassword: z.string(), newPassword: z.string(), confirmNewPassword: z.string() })

@@ -354,6 +354,10 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     userAgent: text('user_agent'),
+    /** How the session last proved who holds it ('password' or 'google'), for confirmations without a password. */
+    provenBy: text('proven_by').notNull().default('password'),
+    /** When it last did (sign-in, or a fresh Google sign-in to confirm a step). */
+    provenAt: timestamp('proven_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
@@ -469,6 +473,22 @@ export const emailOutbox = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [index('email_outbox_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Failed sign-ins of one account (by its e-mail's hash, known or not) from one address, with
+ * the time the next try may come (issue 21's slow-down); rows live 24 hours after the last failure.
+ */
+export const signInThrottle = pgTable(
+  'sign_in_throttle',
+  {
+    key: text('key').primaryKey(),
+    account: text('account').notNull(),
+    failures: integer('failures').notNull(),
+    notBefore: timestamp('not_before', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sign_in_throttle_account_idx').on(t.account), index('sign_in_throttle_expires_idx').on(t.expiresAt)],
 );
 
 /** Fixed-window counters shared by every app process (rate limits, failed sign-ins) when no Redis is configured. */

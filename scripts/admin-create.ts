@@ -1,6 +1,8 @@
 /**
  * `npm run admin:create -- --email owner@example.com --password '…'`: makes an admin account
- * (or gives an existing account the admin role and this password) in the configured database.
+ * (or gives an existing account the admin role and this password, ending its sessions and
+ * unlinking Google, so an account registered before its promotion stays nobody else's) in
+ * the configured database.
  * The password can also come from ADMIN_PASSWORD, so it stays out of the shell history.
  */
 import { parseArgs } from 'node:util';
@@ -28,9 +30,14 @@ const { ADMIN_EMAIL: _email, ADMIN_PASSWORD: _password, ...environment } = proce
 const config = loadConfig(environment);
 const database = await openConfiguredDatabase(config);
 try {
-  const { created } = await ensureAdminAccount(database.db, input.data.email, input.data.password);
+  const { created, changed } = await ensureAdminAccount(database.db, input.data.email, input.data.password);
+  const email = input.data.email.toLowerCase();
   console.log(
-    `${created ? 'Created' : 'Updated'} the admin account ${input.data.email.toLowerCase()} (${database.kind}).`,
+    created
+      ? `Created the admin account ${email} (${database.kind}).`
+      : changed
+        ? `Updated the admin account ${email} (${database.kind}): its role and password are set, Google is unlinked, and every session it had has ended.`
+        : `The admin account ${email} already has that password (${database.kind}): nothing changed.`,
   );
 } finally {
   await database.close();

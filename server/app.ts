@@ -37,7 +37,6 @@ import { createSecurityEvents } from './domain/security-events.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
-import { registerRateLimits } from './plugins/rate-limits.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { openPageCache, type StorefrontOptions, storefrontPlugin } from './plugins/storefront.ts';
 import { createShopServices, type ShopServices } from './services.ts';
@@ -160,7 +159,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
   await registerSecurity(app);
   registerAuth(app);
-  await registerRateLimits(app, counters);
 
   await app.register(
     async (api) => {

@@ -178,6 +178,8 @@ export function createShopServices(
       mailer: infra.mailer,
       shopName: config.shop.name,
       linkOrigin: config.publicUrl ?? `http://localhost:${config.port}`,
+      currentPassword,
+      securityEvents,
     }),
     sessions,
     addresses: createAddressBook(db),

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { data, Form, Link } from 'react-router';
 import { changePasswordBodySchema, changePasswordFormSchema, profileUpdateSchema } from '../../contracts/account.ts';
 import { ACCOUNT_LIMITS, ACCOUNT_MESSAGES, PASSWORD_MIN_LENGTH } from '../../contracts/account-fields.ts';
@@ -5,11 +6,13 @@ import { MEMBERSHIP_PLANS, planNamed } from '../../contracts/membership.ts';
 import { formatDollars } from '../../contracts/money.ts';
 import { AccountLayout } from '../components/account/account-layout.tsx';
 import { type FieldErrors, FormMessage, SubmitButton, TextField } from '../components/account/form-field.tsx';
-import { RouteFailure } from '../components/account/route-failure.tsx';
 import { isCurrentMember, MembershipBilling } from '../components/account/membership-billing.tsx';
+import { RouteFailure } from '../components/account/route-failure.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf, fieldErrorsOf, formValues } from '../lib/form-errors.ts';
 import { pageUrl } from '../lib/page-url.ts';
+import { requestContext } from '../lib/request-context.ts';
+import { retryAfterHeaders } from '../lib/retry-after.ts';
 import { redirectSignedOut, requireViewer } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/account-settings';
@@ -22,20 +25,37 @@ const TABS = [
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
-/** The three tabs of spec §2; the tab is in the URL (`?tab=password`) so each works without JavaScript. `{ user, tab }`. */
+/**
+ * The three tabs of spec §2; the tab is in the URL (`?tab=password`) so each works without
+ * JavaScript. `{ user, tab, membership, hasPassword, googleConfirmed, googleSignIn }`: an
+ * account made with Google has no password, so its confirmations are a fresh Google sign-in
+ * (`googleConfirmed`: this session signed in with Google in the last 10 minutes) or a password
+ * set first through an e-mailed link.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(request, context);
-  const { accounts, memberships } = context.get(shopContext);
-  const [user, membership] = await Promise.all([accounts.getProfile(viewer.user.id), memberships.get(viewer.user.id)]);
+  const { accounts, memberships, shop } = context.get(shopContext);
+  const [user, membership, methods] = await Promise.all([
+    accounts.getProfile(viewer.user.id),
+    memberships.get(viewer.user.id),
+    accounts.signInMethods(viewer.user.id),
+  ]);
+  const googleConfirmed =
+    !methods.password &&
+    (await accounts.confirmIdentity(viewer.user.id, viewer.sessionId, null).then(
+      () => true,
+      () => false,
+    ));
   const asked = pageUrl(request).searchParams.get('tab');
   const tab: Tab = TABS.some((entry) => entry.id === asked) ? (asked as Tab) : 'profile';
-  return { user, tab, membership };
+  return { user, tab, membership, hasPassword: methods.password, googleConfirmed, googleSignIn: shop.googleSignIn };
 }
 
 type ActionResult =
-  | { intent: 'profile' | 'password'; status: 'saved'; message: string }
+  | { intent: 'profile' | 'password' | 'password-link'; status: 'saved'; message: string; tab?: Tab }
   | {
-      intent: 'profile' | 'password' | 'delete';
+      intent: 'profile' | 'password' | 'password-link' | 'delete';
+      tab?: Tab;
       status: 'failed';
       message: string;
       errors: FieldErrors;
@@ -44,12 +64,16 @@ type ActionResult =
 
 /**
  * `intent=profile` saves name and phone (PUT /api/users/profile's schema); `intent=password`
- * changes the password and signs out every other device; `intent=delete` deletes the
- * account and signs out (spec §2). Failures use the spec's §8 texts.
+ * changes the password and signs out every other device (a Google-only account, confirmed
+ * with Google, sends `confirmation=google` and no current password); `intent=password-link`
+ * e-mails a link to set a password; `intent=delete` deletes the account, confirmed with the
+ * current password or a fresh Google sign-in, and signs out (spec §2). Failures use the
+ * spec's §8 texts; a confirmation asked too often answers 429 with the message.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireViewer(request, context);
   const { accounts } = context.get(shopContext);
+  const meta = { address: context.get(requestContext).clientAddress };
   const form = await readUrlEncodedForm(request, 8 * 1024);
   const intent = form.get('intent');
 
@@ -74,10 +98,29 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
 
+  if (intent === 'password-link') {
+    const tab: Tab = form.get('tab') === 'danger' ? 'danger' : 'password';
+    try {
+      await accounts.requestPasswordReset(viewer.user.email, meta);
+      return data<ActionResult>({ intent, tab, status: 'saved', message: ACCOUNT_MESSAGES.passwordLinkSent });
+    } catch (error) {
+      const failure = domainFailureOf(error);
+      if (!failure) throw error;
+      return data<ActionResult>(
+        { intent, tab, status: 'failed', message: failure.message, errors: {} },
+        { status: failure.status, headers: retryAfterHeaders(error) },
+      );
+    }
+  }
+
   if (intent === 'password') {
     const values = formValues(form, ['currentPassword', 'newPassword', 'confirmNewPassword'] as const);
+    // A Google-only account has no current password: its session's fresh Google sign-in confirms instead.
+    const withGoogle = form.get('confirmation') === 'google';
     const confirm = changePasswordFormSchema.safeParse(values);
-    const parsed = changePasswordBodySchema.safeParse(values);
+    const parsed = withGoogle
+      ? changePasswordBodySchema.omit({ currentPassword: true }).safeParse(values)
+      : changePasswordBodySchema.safeParse(values);
     if (!confirm.success || !parsed.success) {
       const errors = {
         ...(confirm.success ? {} : fieldErrorsOf(confirm.error)),
@@ -87,7 +130,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data<ActionResult>({ intent, status: 'failed', message, errors }, { status: 400 });
     }
     try {
-      await accounts.changePassword(viewer.user.id, viewer.sessionId, parsed.data);
+      const currentPassword = withGoogle ? null : values.currentPassword;
+      await accounts.changePassword(
+        viewer.user.id,
+        viewer.sessionId,
+        { currentPassword, newPassword: parsed.data.newPassword },
+        meta,
+      );
       return data<ActionResult>({ intent, status: 'saved', message: ACCOUNT_MESSAGES.passwordChanged });
     } catch (error) {
       const failure = domainFailureOf(error);
@@ -99,19 +148,29 @@ export async function action({ request, context }: Route.ActionArgs) {
           message: failure?.message ?? 'Failed to change password',
           errors: failure?.errors ?? {},
         },
-        { status: failure?.status ?? 500 },
+        { status: failure?.status ?? 500, headers: retryAfterHeaders(error) },
       );
     }
   }
 
   if (intent === 'delete') {
     try {
-      await accounts.deleteAccount(viewer.user.id);
+      await accounts.deleteAccount(
+        viewer.user.id,
+        { sessionId: viewer.sessionId, password: form.get('currentPassword') || null },
+        meta,
+      );
     } catch (error) {
-      console.error('Deleting an account failed', error);
+      const failure = domainFailureOf(error);
+      if (!failure) console.error('Deleting an account failed', error);
       return data<ActionResult>(
-        { intent, status: 'failed', message: 'Failed to delete account', errors: {} },
-        { status: 500 },
+        {
+          intent,
+          status: 'failed',
+          message: failure?.message ?? 'Failed to delete account',
+          errors: failure?.errors ?? {},
+        },
+        { status: failure?.status ?? 500, headers: retryAfterHeaders(error) },
       );
     }
     return redirectSignedOut(context, '/login?notice=deleted');
@@ -121,9 +180,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AccountSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, tab } = loaderData;
+  const { user, tab, hasPassword, googleConfirmed, googleSignIn } = loaderData;
   const result = actionData as ActionResult | undefined;
-  const current = result?.intent === 'delete' ? 'danger' : (result?.intent ?? tab);
+  const current: Tab =
+    result?.tab ??
+    (result?.intent === 'delete'
+      ? 'danger'
+      : result?.intent === 'password-link'
+        ? 'password'
+        : (result?.intent ?? tab));
   const outcome = (intent: ActionResult['intent']) =>
     result?.intent === intent ? (
       <FormMessage tone={result.status === 'saved' ? 'success' : 'error'}>{result.message}</FormMessage>
@@ -223,46 +288,61 @@ export default function AccountSettingsPage({ loaderData, actionData }: Route.Co
               Every other device signed in to your account will be signed out.
             </p>
             <div className="mt-4">{outcome('password')}</div>
-            <Form
-              method="post"
-              noValidate
-              className="mt-4 grid max-w-md gap-5"
-              key={`password-${result?.status ?? ''}`}
-            >
-              <TextField
-                form="settings"
-                name="currentPassword"
-                label="Current password"
-                type="password"
-                autoComplete="current-password"
-                errors={errors}
-                required
+            {hasPassword ? null : (
+              <GoogleOnlyChoices
+                tab="password"
+                confirmed={googleConfirmed}
+                googleSignIn={googleSignIn}
+                purpose="set a password here"
+                outcome={outcome('password-link')}
               />
-              <TextField
-                form="settings"
-                name="newPassword"
-                label="New password"
-                type="password"
-                autoComplete="new-password"
-                hint={`At least ${PASSWORD_MIN_LENGTH} characters`}
-                errors={errors}
-                required
-              />
-              <TextField
-                form="settings"
-                name="confirmNewPassword"
-                label="Confirm new password"
-                type="password"
-                autoComplete="new-password"
-                errors={errors}
-                required
-              />
-              <div>
-                <SubmitButton busyLabel="Changing…" name="intent" value="password">
-                  Change Password
-                </SubmitButton>
-              </div>
-            </Form>
+            )}
+            {hasPassword || googleConfirmed ? (
+              <Form
+                method="post"
+                noValidate
+                className="mt-4 grid max-w-md gap-5"
+                key={`password-${result?.status ?? ''}`}
+              >
+                {hasPassword ? (
+                  <TextField
+                    form="settings"
+                    name="currentPassword"
+                    label="Current password"
+                    type="password"
+                    autoComplete="current-password"
+                    errors={errors}
+                    required
+                  />
+                ) : (
+                  <input type="hidden" name="confirmation" value="google" />
+                )}
+                <TextField
+                  form="settings"
+                  name="newPassword"
+                  label="New password"
+                  type="password"
+                  autoComplete="new-password"
+                  hint={`At least ${PASSWORD_MIN_LENGTH} characters`}
+                  errors={errors}
+                  required
+                />
+                <TextField
+                  form="settings"
+                  name="confirmNewPassword"
+                  label="Confirm new password"
+                  type="password"
+                  autoComplete="new-password"
+                  errors={errors}
+                  required
+                />
+                <div>
+                  <SubmitButton busyLabel="Changing…" name="intent" value="password">
+                    {hasPassword ? 'Change Password' : 'Set Password'}
+                  </SubmitButton>
+                </div>
+              </Form>
+            ) : null}
           </section>
         ) : null}
 
@@ -278,17 +358,43 @@ export default function AccountSettingsPage({ loaderData, actionData }: Route.Co
               and signs you out everywhere. This cannot be undone.
             </p>
             <div className="mt-4">{outcome('delete')}</div>
-            <Form
-              method="post"
-              className="mt-4"
-              onSubmit={(event) => {
-                if (!window.confirm(ACCOUNT_MESSAGES.deleteAccountConfirm)) event.preventDefault();
-              }}
-            >
-              <SubmitButton busyLabel="Deleting…" tone="danger" name="intent" value="delete">
-                Delete My Account
-              </SubmitButton>
-            </Form>
+            {hasPassword ? null : (
+              <GoogleOnlyChoices
+                tab="danger"
+                confirmed={googleConfirmed}
+                googleSignIn={googleSignIn}
+                purpose="delete your account"
+                outcome={outcome('password-link')}
+              />
+            )}
+            {hasPassword || googleConfirmed ? (
+              <Form
+                method="post"
+                noValidate
+                className="mt-4 grid max-w-md gap-5"
+                onSubmit={(event) => {
+                  if (!window.confirm(ACCOUNT_MESSAGES.deleteAccountConfirm)) event.preventDefault();
+                }}
+              >
+                {hasPassword ? (
+                  <TextField
+                    form="settings-delete"
+                    name="currentPassword"
+                    label="Current password"
+                    type="password"
+                    autoComplete="current-password"
+                    hint="To confirm it is you"
+                    errors={result?.intent === 'delete' ? errors : undefined}
+                    required
+                  />
+                ) : null}
+                <div>
+                  <SubmitButton busyLabel="Deleting…" tone="danger" name="intent" value="delete">
+                    Delete My Account
+                  </SubmitButton>
+                </div>
+              </Form>
+            ) : null}
           </section>
         ) : null}
       </div>
@@ -298,6 +404,59 @@ export default function AccountSettingsPage({ loaderData, actionData }: Route.Co
 
 export function ErrorBoundary() {
   return <RouteFailure title="Account Settings" message="Failed to fetch profile" />;
+}
+
+/**
+ * What an account made with Google sees where a password would confirm a step: it has none,
+ * so either a fresh Google sign-in (it comes back here; good for 10 minutes) or a password set
+ * first through an e-mailed link. Plain links and forms: they work without JavaScript.
+ */
+function GoogleOnlyChoices({
+  tab,
+  confirmed,
+  googleSignIn,
+  purpose,
+  outcome,
+}: {
+  tab: 'password' | 'danger';
+  confirmed: boolean;
+  googleSignIn: boolean;
+  purpose: string;
+  outcome: ReactNode;
+}) {
+  const back = `/account-settings?tab=${tab}`;
+  return (
+    <div className="mt-4 max-w-prose rounded border border-gray-200 bg-gray-50 p-4 text-sm" data-testid="google-only">
+      {confirmed ? (
+        <p>You confirmed it is you with Google: you can {purpose} for the next few minutes.</p>
+      ) : (
+        <>
+          <p>
+            Your account signs in with Google and has no password. To {purpose}, confirm it is you with Google, or set a
+            password first: we e-mail you a link.
+          </p>
+          <div className="mt-3">{outcome}</div>
+          <div className="mt-3 flex flex-wrap items-center gap-3">
+            {googleSignIn ? (
+              // A plain link: the sign-in starts with a redirect to Google, which a form's CSP form-action would block.
+              <a
+                href={`/auth/google?redirectTo=${encodeURIComponent(back)}`}
+                className="inline-block rounded bg-accent px-5 py-2.5 font-semibold text-ink hover:bg-accent-dark"
+              >
+                Confirm with Google
+              </a>
+            ) : null}
+            <Form method="post">
+              <input type="hidden" name="tab" value={tab} />
+              <SubmitButton name="intent" value="password-link" tone="secondary" busyLabel="Sending…">
+                Set a password
+              </SubmitButton>
+            </Form>
+          </div>
+        </>
+      )}
+    </div>
+  );
 }
 
 const renewal = new Intl.DateTimeFormat('en-AU', {
@@ -341,6 +500,7 @@ function MembershipTab({ membership }: { membership: Route.ComponentProps['loade
           ? `Ends on ${renewal.format(new Date(membership.renewsOn))}.`
           : `Renews on ${renewal.format(new Date(membership.renewsOn))}.`}
       </p>
+      <MembershipBilling membership={membership} />
       <div className="mt-4 flex flex-wrap gap-3">
         <Form method="post" action="/membership">
           <input type="hidden" name="plan" value={membership.pendingPlan === other.id ? plan.id : other.id} />
@@ -372,4 +532,3 @@ function MembershipTab({ membership }: { membership: Route.ComponentProps['loade
     </section>
   );
 }
-      <MembershipBilling membership={membership} />

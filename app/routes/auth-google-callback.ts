@@ -28,13 +28,16 @@ function readPending(cookieHeader: string | null): PendingGoogleSignIn | null {
 
 /**
  * Where Google sends the browser back: checks state, nonce and PKCE, finds or creates the
- * account (linked by Google's subject, else by the verified e-mail) and signs it in.
+ * account (linked by Google's subject, else by the verified e-mail, which removes a password
+ * someone else may have set: accounts.findOrCreateGoogleUser) and signs it in. A shopper
+ * already signed in as that account came to confirm a step ("Confirm with Google"): the
+ * session is marked as proven by Google now, and no new one starts.
  * Any failure goes back to /login with a notice; nothing half-done is kept.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { googleSignIn, accounts, shop } = context.get(shopContext);
   if (!googleSignIn) throw data('Google sign-in is not available', { status: 404 });
-  const { secureCookies } = context.get(requestContext);
+  const { secureCookies, viewer, clientAddress } = context.get(requestContext);
   const pending = readPending(request.headers.get('cookie'));
   const headers = new Headers({ 'Set-Cookie': clearedOauthCookie(secureCookies) });
   if (!pending) return redirect('/login?notice=google', { headers });
@@ -42,8 +45,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const url = new URL(request.url);
     const callback = new URL(`${publicOrigin(shop)}/auth/google/callback${url.search}`);
     const claims = await googleSignIn.finish(callback, pending);
-    const userId = await accounts.findOrCreateGoogleUser(claims);
-    const signedIn = await accounts.startSession(userId, { userAgent: request.headers.get('user-agent') ?? undefined });
+    const userId = await accounts.findOrCreateGoogleUser(claims, { address: clientAddress });
+    if (viewer?.user.id === userId) {
+      await accounts.proveSessionWithGoogle(userId, viewer.sessionId);
+      return redirect(returnTarget(pending.redirectTo), { headers });
+    }
+    const signedIn = await accounts.startSession(userId, {
+      userAgent: request.headers.get('user-agent') ?? undefined,
+      address: clientAddress,
+    });
     headers.append('Set-Cookie', sessionCookie(signedIn.token, signedIn.expiresAt, secureCookies));
     return redirect(returnTarget(pending.redirectTo), { headers });
   } catch (error) {

@@ -5,15 +5,20 @@ import { AuthCard } from '../components/account/auth-card.tsx';
 import { type FieldErrors, FormMessage, SubmitButton, TextField } from '../components/account/form-field.tsx';
 import { RouteFailure } from '../components/account/route-failure.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
-import { fieldErrorsOf } from '../lib/form-errors.ts';
+import { domainFailureOf, fieldErrorsOf } from '../lib/form-errors.ts';
+import { requestContext } from '../lib/request-context.ts';
+import { retryAfterHeaders } from '../lib/retry-after.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/forgot-password';
 
-type ActionResult = { status: 'sent'; email: string } | { status: 'invalid'; errors: FieldErrors; email: string };
+type ActionResult =
+  | { status: 'sent'; email: string }
+  | { status: 'invalid'; errors: FieldErrors; email: string; message?: string };
 
 /**
  * E-mails a reset link (valid one hour, single use) when an account has that e-mail, and
- * says the same thing either way, so the page does not tell who has an account.
+ * says the same thing either way, so the page does not tell who has an account. 10 per client
+ * address per 15 minutes (the accounts service counts them, with the API's): then 429 and the message.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readUrlEncodedForm(request, 4 * 1024);
@@ -22,7 +27,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) {
     return data<ActionResult>({ status: 'invalid', errors: fieldErrorsOf(parsed.error), email }, { status: 400 });
   }
-  await context.get(shopContext).accounts.requestPasswordReset(parsed.data.email);
+  try {
+    await context
+      .get(shopContext)
+      .accounts.requestPasswordReset(parsed.data.email, { address: context.get(requestContext).clientAddress });
+  } catch (error) {
+    const failure = domainFailureOf(error);
+    if (!failure) throw error;
+    return data<ActionResult>(
+      { status: 'invalid', errors: failure.errors ?? {}, email, message: failure.message },
+      { status: failure.status, headers: retryAfterHeaders(error) },
+    );
+  }
   return data<ActionResult>({ status: 'sent', email: parsed.data.email }, { status: 202 });
 }
 
@@ -45,6 +61,9 @@ export default function ForgotPasswordPage({ actionData }: Route.ComponentProps)
         </FormMessage>
       ) : (
         <Form method="post" noValidate className="space-y-5">
+          {result?.status === 'invalid' && result.message ? (
+            <FormMessage tone="error">{result.message}</FormMessage>
+          ) : null}
           <TextField
             form="forgot"
             name="email"

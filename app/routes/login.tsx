@@ -7,6 +7,8 @@ import { RouteFailure } from '../components/account/route-failure.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf, fieldErrorsOf, formValues } from '../lib/form-errors.ts';
 import { pageUrl } from '../lib/page-url.ts';
+import { requestContext } from '../lib/request-context.ts';
+import { retryAfterHeaders } from '../lib/retry-after.ts';
 import { getViewer, redirectSignedIn, returnTarget } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/login';
@@ -34,9 +36,10 @@ export function loader({ request, context }: Route.LoaderArgs) {
 type ActionResult = { message: string; errors: Record<string, string[]>; email: string };
 
 /**
- * Checks the e-mail and password with the same rules as `POST /api/auth/login` (same
- * message for an unknown e-mail and a wrong password; 429 after 10 failures), then sets
- * the session cookie and returns the shopper to `redirectTo`.
+ * Checks the e-mail and password with the same rules and limits as `POST /api/auth/login`
+ * (same message for an unknown e-mail and a wrong password; 429 with the message when the
+ * client address or the account is slowed down), then sets the session cookie and returns
+ * the shopper to `redirectTo`.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readUrlEncodedForm(request, FORM_MAX_BYTES);
@@ -49,16 +52,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   try {
-    const signedIn = await context
-      .get(shopContext)
-      .accounts.login(parsed.data, { userAgent: request.headers.get('user-agent') ?? undefined });
+    const signedIn = await context.get(shopContext).accounts.login(parsed.data, {
+      userAgent: request.headers.get('user-agent') ?? undefined,
+      address: context.get(requestContext).clientAddress,
+    });
     return redirectSignedIn(context, signedIn, returnTarget(values.redirectTo));
   } catch (error) {
     const failure = domainFailureOf(error);
     if (!failure) console.error('Sign-in failed', error);
     return data<ActionResult>(
       { message: failure?.message ?? 'Login failed', errors: failure?.errors ?? {}, email: values.email },
-      { status: failure?.status ?? 500 },
+      { status: failure?.status ?? 500, headers: retryAfterHeaders(error) },
     );
   }
 }

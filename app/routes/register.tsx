@@ -13,6 +13,7 @@ import { RouteFailure } from '../components/account/route-failure.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf, fieldErrorsOf, formValues } from '../lib/form-errors.ts';
 import { pageUrl } from '../lib/page-url.ts';
+import { requestContext } from '../lib/request-context.ts';
 import { getViewer, redirectSignedIn, returnTarget } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/register';
@@ -92,9 +93,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return fail('Please check the highlighted fields.', errors, 400);
   }
   try {
-    const signedIn = await context
-      .get(shopContext)
-      .accounts.register(parsed.data, { userAgent: request.headers.get('user-agent') ?? undefined });
+    const signedIn = await context.get(shopContext).accounts.register(parsed.data, {
+      userAgent: request.headers.get('user-agent') ?? undefined,
+      address: context.get(requestContext).clientAddress,
+    });
     return redirectSignedIn(context, signedIn, returnTarget(values.redirectTo));
   } catch (error) {
     const failure = domainFailureOf(error);

@@ -7,6 +7,8 @@ import { RouteFailure } from '../components/account/route-failure.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf, fieldErrorsOf } from '../lib/form-errors.ts';
 import { pageUrl } from '../lib/page-url.ts';
+import { requestContext } from '../lib/request-context.ts';
+import { retryAfterHeaders } from '../lib/retry-after.ts';
 import { redirectSignedOut } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/reset-password';
@@ -20,7 +22,8 @@ type ActionResult = { message: string; errors: FieldErrors };
 
 /**
  * Sets the new password (same rules as registration), ends every session of the account,
- * and sends the shopper to sign in with it.
+ * and sends the shopper to sign in with it. 10 tries per client address per 15 minutes, counted
+ * by the accounts service with the API's.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readUrlEncodedForm(request, 4 * 1024);
@@ -36,11 +39,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   try {
-    await context.get(shopContext).accounts.resetPassword(parsed.data.token, parsed.data.newPassword);
+    await context.get(shopContext).accounts.resetPassword(parsed.data.token, parsed.data.newPassword, {
+      address: context.get(requestContext).clientAddress,
+    });
   } catch (error) {
     const failure = domainFailureOf(error);
     if (!failure) throw error;
-    return data<ActionResult>({ message: failure.message, errors: failure.errors ?? {} }, { status: failure.status });
+    return data<ActionResult>(
+      { message: failure.message, errors: failure.errors ?? {} },
+      { status: failure.status, headers: retryAfterHeaders(error) },
+    );
   }
   return redirectSignedOut(context, '/login?notice=reset');
 }

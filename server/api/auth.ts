@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   authResultSchema,
@@ -11,7 +11,6 @@ import {
 import { ACCOUNT_MESSAGES } from '../../contracts/account-fields.ts';
 import type { SignedIn } from '../domain/accounts.ts';
 import { authOf, requireUser } from '../plugins/auth.ts';
-import { AUTH_RATE_LIMITS } from '../plugins/rate-limits.ts';
 import { clearedSessionCookie, isSecureOrigin, sessionCookie } from '../session-cookie.ts';
 import { errorResponses } from './openapi.ts';
 
@@ -19,6 +18,8 @@ import { errorResponses } from './openapi.ts';
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { accounts } = app.services;
   const secure = isSecureOrigin(app.config.publicUrl);
+
+  const meta = (request: FastifyRequest) => ({ userAgent: request.headers['user-agent'], address: request.ip });
 
   /** `{ token, user }` for API clients, and the same session as an httpOnly cookie for the web storefront. */
   const signedIn = (reply: FastifyReply, result: SignedIn) => {
@@ -29,10 +30,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/register',
     {
-      config: { rateLimit: AUTH_RATE_LIMITS.register },
       schema: {
         tags: ['Accounts'],
-        summary: 'Create an account; its address becomes the default address',
+        summary: 'Create an account; its address becomes the default address (30 per address per 15 minutes)',
         description:
           'Answers `{ token, user }` and sets the session cookie. The token goes in `Authorization: Bearer`. `PhoneNumber` (spec) or `phoneNumber`.',
         body: registerBodySchema,
@@ -40,7 +40,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const result = await accounts.register(request.body, { userAgent: request.headers['user-agent'] });
+      const result = await accounts.register(request.body, meta(request));
       return reply.code(201).send(signedIn(reply, result));
     },
   );
@@ -48,18 +48,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/login',
     {
-      config: { rateLimit: AUTH_RATE_LIMITS.login },
       schema: {
         tags: ['Accounts'],
         summary: 'Sign in with e-mail and password',
         description:
-          'Unknown e-mail and wrong password both answer 401 `Invalid email or password`. After 10 failures for one account in 15 minutes its sign-ins answer 429 with `Retry-After`.',
+          'Unknown e-mail and wrong password both answer 401 `Invalid email or password`. 429 with `Retry-After`: past 100 sign-ins per address per 15 minutes; after 5 failures for one account from one address, each further try waits twice as long as the last (1 s, 2 s, 4 s … at most 15 minutes); past 50 failed sign-ins for one account per hour from all addresses.',
         body: loginBodySchema,
         response: { 200: authResultSchema, ...errorResponses(400, 401, 429) },
       },
     },
-    async (request, reply) =>
-      signedIn(reply, await accounts.login(request.body, { userAgent: request.headers['user-agent'] })),
+    async (request, reply) => signedIn(reply, await accounts.login(request.body, meta(request))),
   );
 
   app.post(
@@ -83,17 +81,17 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/forgot-password',
     {
-      config: { rateLimit: AUTH_RATE_LIMITS.forgotPassword },
       schema: {
         tags: ['Accounts'],
         summary: 'E-mail a password reset link (valid one hour, single use)',
-        description: 'Answers 202 with the same message whether or not an account has that e-mail.',
+        description:
+          'Answers 202 with the same message whether or not an account has that e-mail, before the link is made and mailed; a new link makes earlier ones stop working. 10 per address per 15 minutes.',
         body: forgotPasswordBodySchema,
         response: { 202: messageSchema, ...errorResponses(400, 429) },
       },
     },
     async (request, reply) => {
-      await accounts.requestPasswordReset(request.body.email);
+      await accounts.requestPasswordReset(request.body.email, meta(request));
       return reply.code(202).send({ message: ACCOUNT_MESSAGES.forgotPasswordSent });
     },
   );
@@ -101,16 +99,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/auth/reset-password',
     {
-      config: { rateLimit: AUTH_RATE_LIMITS.forgotPassword },
       schema: {
         tags: ['Accounts'],
         summary: 'Set a new password with the token from the e-mailed link; ends every session',
+        description: '10 tries per address per 15 minutes; a dead link answers 400 at once.',
         body: resetPasswordBodySchema,
         response: { 200: messageSchema, ...errorResponses(400, 429) },
       },
     },
     async (request) => {
-      await accounts.resetPassword(request.body.token, request.body.newPassword);
+      await accounts.resetPassword(request.body.token, request.body.newPassword, meta(request));
       return { message: 'Your password has been reset. Please sign in with your new password.' };
     },
   );

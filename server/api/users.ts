@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   accountSummarySchema,
   changePasswordBodySchema,
+  deleteAccountBodySchema,
   messageSchema,
   preferencesSchema,
   profileUpdateSchema,
@@ -75,13 +76,15 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Accounts'],
         summary: 'Change the password; every other session ends',
+        description:
+          'The current password is checked at most 10 times per account per 15 minutes (then 429). An account made with Google has none: it answers 403 unless this session signed in with Google in the last 10 minutes (then any `currentPassword` is accepted and the new password is set), or the shopper sets one with a reset link (`POST /api/auth/forgot-password`). Unused reset links stop working.',
         body: changePasswordBodySchema,
-        response: { 200: messageSchema, ...errorResponses(400, 401) },
+        response: { 200: messageSchema, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => {
       const { session } = await authOf(request);
-      await accounts.changePassword(session.userId, session.id, request.body);
+      await accounts.changePassword(session.userId, session.id, request.body, { address: request.ip });
       return { message: ACCOUNT_MESSAGES.passwordChanged };
     },
   );
@@ -92,11 +95,19 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Accounts'],
         summary: 'Delete the account and its personal data; every session ends',
-        response: { 200: messageSchema, ...errorResponses(401) },
+        description:
+          'Confirmed with `currentPassword` (400 `Current password is incorrect` when wrong or missing; 10 checks per account per 15 minutes, then 429). An account made with Google has no password: it needs this session to have signed in with Google in the last 10 minutes, else 403.',
+        body: deleteAccountBodySchema.nullish(),
+        response: { 200: messageSchema, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
-      await accounts.deleteAccount(await userId(request));
+      const { session } = await authOf(request);
+      await accounts.deleteAccount(
+        session.userId,
+        { sessionId: session.id, password: request.body?.currentPassword ?? null },
+        { address: request.ip },
+      );
       reply.header('set-cookie', clearedSessionCookie(secure));
       return { message: 'Your account has been deleted' };
     },

@@ -2,17 +2,46 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { LoginInput, ProfileUpdate, RegisterInput, User } from '../../contracts/account.ts';
 import { ACCOUNT_MESSAGES, type AccountSummary } from '../../contracts/account-fields.ts';
 import type { Database } from '../../db/client.ts';
-import { addresses, passwordResetTokens, pointsLedger, type UserRow, users, wishlistItems } from '../../db/schema.ts';
+import {
+  addresses,
+  passwordResetTokens,
+  pointsLedger,
+  sessions as sessionRows,
+  type UserRow,
+  users,
+  wishlistItems,
+} from '../../db/schema.ts';
 import type { CounterStore } from './counters.ts';
+import type { CurrentPasswordChecks } from './current-password.ts';
 import { ConflictError, DomainError, NotFoundError, RateLimitedError, ValidationError } from './errors.ts';
 import type { Mailer } from './mail.ts';
 import { anonymiseOrdersOf } from './orders.ts';
 import { hashPassword, isCommonPassword, verifyAgainstNothing, verifyPassword } from './passwords.ts';
+import { ignoreSecurityEvents, type SecurityEvents } from './security-events.ts';
 import type { NewSession, SessionStore } from './sessions.ts';
+import { accountKeyOf, createSignInBackOff } from './sign-in-backoff.ts';
 import { generateToken, hashToken } from './tokens.ts';
 
-/** After this many failed sign-ins for one account within the window, its sign-ins answer 429. */
-export const LOGIN_FAILURE_LIMIT = { limit: 10, windowMs: 15 * 60_000 } as const;
+const FIFTEEN_MINUTES = 15 * 60_000;
+
+/**
+ * Per client address, whichever path reaches the action (API route, page form in any letter
+ * case, a direct call): counted here, in the service, so no spelling of a URL escapes them.
+ * Generous enough for an office behind one address.
+ */
+export const ACCOUNT_DOOR_LIMITS = {
+  signIn: { limit: 100, windowMs: FIFTEEN_MINUTES },
+  register: { limit: 30, windowMs: FIFTEEN_MINUTES },
+  forgotPassword: { limit: 10, windowMs: FIFTEEN_MINUTES },
+  resetPassword: { limit: 10, windowMs: FIFTEEN_MINUTES },
+} as const;
+
+/** An account takes at most this many failed sign-ins an hour from all addresses together (then 429 until the hour ends). */
+export const SIGN_IN_FAILURE_CAP = { limit: 50, windowMs: 60 * 60_000 } as const;
+
+/** A session that signed in with Google this recently confirms a step of a Google-only account (no password to ask for). */
+export const GOOGLE_CONFIRMATION_FRESH_MS = 10 * 60_000;
+
 export const PASSWORD_RESET_LIFETIME_MS = 60 * 60_000;
 
 export function toUser(row: UserRow): User {
@@ -38,35 +67,71 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string })?.code === '23505' || cause?.code === '23505';
 }
 
-const failureKey = (email: string) => `login-failures:${email.toLowerCase()}`;
+/** Unused reset links of a user stop working: after a password change, a reset, or a newer request. */
+async function clearResetTokens(db: Database, userId: number): Promise<void> {
+  await db
+    .delete(passwordResetTokens)
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+}
+
+export interface AdminAccountOutcome {
+  created: boolean;
+  /** True when the account became an admin now (its role was customer): every old session ended. */
+  granted: boolean;
+  /** True when anything changed (role, password or Google link): every old session ended. */
+  changed: boolean;
+  userId: number;
+}
 
 /**
  * Makes an admin account, or gives an existing account with that e-mail the admin role and
- * the new password (ADMIN_EMAIL / ADMIN_PASSWORD at start, or `npm run admin:create`).
+ * the new password (ADMIN_EMAIL / ADMIN_PASSWORD at start, or `npm run admin:create`). An
+ * account someone registered before it was promoted must not stay theirs: when anything
+ * changes, every session of the account ends, Google is unlinked and unused reset links die.
+ * A start that changes nothing (already admin, same password, no Google) ends no session.
  */
-export async function ensureAdminAccount(db: Database, email: string, password: string): Promise<{ created: boolean }> {
-  const passwordHash = await hashPassword(password);
-  const [existing] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+export async function ensureAdminAccount(db: Database, email: string, password: string): Promise<AdminAccountOutcome> {
+  const [existing] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
   if (existing) {
-    await db.update(users).set({ role: 'admin', passwordHash, updatedAt: new Date() }).where(eq(users.id, existing.id));
-    return { created: false };
+    const unchanged =
+      existing.role === 'admin' &&
+      existing.googleSubject === null &&
+      existing.passwordHash !== null &&
+      (await verifyPassword(existing.passwordHash, password));
+    if (unchanged) return { created: false, granted: false, changed: false, userId: existing.id };
+    const passwordHash = await hashPassword(password);
+    await db.transaction(async (tx) => {
+      await tx
+        .update(users)
+        .set({ role: 'admin', passwordHash, googleSubject: null, updatedAt: new Date() })
+        .where(eq(users.id, existing.id));
+      await tx.delete(sessionRows).where(eq(sessionRows.userId, existing.id));
+      await tx
+        .delete(passwordResetTokens)
+        .where(and(eq(passwordResetTokens.userId, existing.id), isNull(passwordResetTokens.usedAt)));
+    });
+    return { created: false, granted: existing.role !== 'admin', changed: true, userId: existing.id };
   }
-  await db
+  const passwordHash = await hashPassword(password);
+  const [created] = await db
     .insert(users)
-    .values({ email: email.toLowerCase(), firstName: 'Shop', lastName: 'Admin', passwordHash, role: 'admin' });
-  return { created: true };
+    .values({ email: email.toLowerCase(), firstName: 'Shop', lastName: 'Admin', passwordHash, role: 'admin' })
+    .returning({ id: users.id });
+  return { created: true, granted: true, changed: true, userId: created?.id ?? 0 };
 }
 
 export interface SessionMeta {
   userAgent?: string | undefined;
+  /** The client address as the server trusts it (`request.ip`, a page action's `clientAddress`): the per-address limits' key. */
+  address?: string | null | undefined;
 }
 
 export interface SignedIn extends NewSession {
   user: User;
 }
+
+/** How a step was confirmed: the current password, or a fresh Google sign-in of a Google-only account. */
+export type IdentityConfirmation = 'password' | 'google';
 
 export interface AccountDeps {
   db: Database;
@@ -79,10 +144,39 @@ export interface AccountDeps {
    * `Host: evil.example` and have a victim's reset token mailed as a link to their site).
    */
   linkOrigin: string;
+  /** Confirmations with the current password (10 per account per 15 minutes). */
+  currentPassword: CurrentPasswordChecks;
+  securityEvents?: SecurityEvents;
+  /**
+   * Runs work after the caller has answered (forgot-password's token row and e-mail), so the
+   * answer takes the same path for any e-mail. By default on the next turn of the event loop,
+   * counted by `mailer.idle()`, errors logged; tests pass their own to see what runs when.
+   */
+  afterReply?: (work: () => Promise<void>) => void;
 }
 
 /** Registration, sign-in, password reset and the profile: the rules of spec §5/§7 and the security baseline. */
-export function createAccounts({ db, sessions, counters, mailer, shopName, linkOrigin }: AccountDeps) {
+export function createAccounts({
+  db,
+  sessions,
+  counters,
+  mailer,
+  shopName,
+  linkOrigin,
+  currentPassword,
+  securityEvents = ignoreSecurityEvents,
+  afterReply,
+}: AccountDeps) {
+  const backOff = createSignInBackOff(db);
+  const later =
+    afterReply ??
+    ((work: () => Promise<void>) => {
+      const done = new Promise<void>((resolve) => setImmediate(resolve)).then(work).catch((error: unknown) => {
+        console.error('Work after an answer failed', error instanceof Error ? error.message : error);
+      });
+      mailer.track?.(done);
+    });
+
   async function findByEmail(email: string): Promise<UserRow | undefined> {
     const [row] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
     return row;
@@ -94,9 +188,69 @@ export function createAccounts({ db, sessions, counters, mailer, shopName, linkO
     return row;
   }
 
+  /** Counts one try at a door for the client address; 429 with Retry-After past its limit. */
+  async function countAtDoor(door: keyof typeof ACCOUNT_DOOR_LIMITS, address: string): Promise<void> {
+    const { limit, windowMs } = ACCOUNT_DOOR_LIMITS[door];
+    const { count, resetInMs } = await counters.increment(`door:${door}:${address}`, windowMs);
+    if (count > limit) {
+      securityEvents.record({ event: 'rate-limited', address, details: { door } });
+      throw new RateLimitedError(ACCOUNT_MESSAGES.tooManyRequests, Math.ceil(resetInMs / 1000));
+    }
+  }
+
+  async function startSessionFor(user: UserRow, meta: SessionMeta, provenBy: IdentityConfirmation) {
+    const session = await sessions.create(user.id, meta.userAgent);
+    if (provenBy !== 'password') {
+      await db
+        .update(sessionRows)
+        .set({ provenBy })
+        .where(eq(sessionRows.id, hashToken(session.token)));
+    }
+    return { ...session, user: toUser(user) };
+  }
+
+  /**
+   * Confirms that whoever holds `sessionId` is the account's owner before a sensitive step
+   * (change password, delete the account, join a membership). Resolves with how:
+   * - an account with a password: `password` must be its current password, checked through
+   *   `currentPassword` (10 per account per 15 minutes, then 429); wrong or missing → 400
+   *   `Current password is incorrect` on the `currentPassword` field;
+   * - an account made with Google (no password): the session must have signed in with Google
+   *   within the last 10 minutes (whatever `password` says); otherwise 403 with the
+   *   `confirmWithGoogle` text, never "incorrect": sign in with Google again, or set a password.
+   */
+  async function confirmIdentity(
+    userId: number,
+    sessionId: string,
+    password: string | null,
+    meta: SessionMeta = {},
+  ): Promise<IdentityConfirmation> {
+    const address = meta.address ?? null;
+    const user = await requireUser(userId);
+    if (user.passwordHash) {
+      if (password && (await currentPassword.check(userId, password, { address })) === 'ok') return 'password';
+      throw new ValidationError(ACCOUNT_MESSAGES.wrongCurrentPassword, {
+        currentPassword: [ACCOUNT_MESSAGES.wrongCurrentPassword],
+      });
+    }
+    const [session] = await db
+      .select({ provenBy: sessionRows.provenBy, provenAt: sessionRows.provenAt })
+      .from(sessionRows)
+      .where(and(eq(sessionRows.id, sessionId), eq(sessionRows.userId, userId)));
+    if (session?.provenBy === 'google' && Date.now() - session.provenAt.getTime() < GOOGLE_CONFIRMATION_FRESH_MS) {
+      return 'google';
+    }
+    throw new DomainError(403, ACCOUNT_MESSAGES.confirmWithGoogle, {
+      currentPassword: [ACCOUNT_MESSAGES.confirmWithGoogle],
+    });
+  }
+
   return {
-    /** Creates the account, its first (default) address and a session. 409 when the e-mail is taken. */
+    confirmIdentity,
+
+    /** Creates the account, its first (default) address and a session. 409 when the e-mail is taken; 30 per address per 15 minutes. */
     async register(input: RegisterInput, meta: SessionMeta = {}): Promise<SignedIn> {
+      await countAtDoor('register', meta.address ?? '');
       refuseCommonPassword(input.password, 'password');
       if (await findByEmail(input.email)) {
         throw new ConflictError(ACCOUNT_MESSAGES.duplicateEmail, { email: [ACCOUNT_MESSAGES.duplicateEmail] });
@@ -138,94 +292,155 @@ export function createAccounts({ db, sessions, counters, mailer, shopName, linkO
         }
         throw error;
       }
-      const session = await sessions.create(user.id, meta.userAgent);
+      const signedIn = await startSessionFor(user, meta, 'password');
       void mailer.send({
         to: user.email,
         kind: 'welcome',
         subject: `Welcome to ${shopName}`,
         text: `Hi ${user.firstName},\n\nYour ${shopName} account is ready. You can now check out faster, follow your orders and keep a wishlist.\n\n${shopName}`,
       });
-      return { ...session, user: toUser(user) };
+      return signedIn;
     },
 
     /**
      * Checks the e-mail and password. An unknown e-mail and a wrong password get the same
-     * 401 and take the same time; after 10 failures in 15 minutes the account's sign-ins
-     * answer 429 until the window ends (other accounts are unaffected).
+     * 401 and take the same time, and the same slow-down. In order, each 429 with Retry-After:
+     * 100 sign-ins per address per 15 minutes; 50 failed sign-ins per account (known or not)
+     * per hour from all addresses; then the (account, address) pair's back-off
+     * (sign-in-backoff.ts). The try is counted as a failure before the password is checked
+     * and taken back when it succeeds, so a burst of guesses cannot outrun the count.
      */
     async login(input: LoginInput, meta: SessionMeta = {}): Promise<SignedIn> {
-      const failures = await counters.peek(failureKey(input.email));
-      if (failures.count >= LOGIN_FAILURE_LIMIT.limit) {
-        throw new RateLimitedError(ACCOUNT_MESSAGES.tooManyAttempts, Math.ceil(failures.resetInMs / 1000));
+      const address = meta.address ?? '';
+      await countAtDoor('signIn', address);
+      const account = accountKeyOf(input.email);
+      const failuresKey = `sign-in-failures:${account}`;
+      const hour = await counters.increment(failuresKey, SIGN_IN_FAILURE_CAP.windowMs);
+      if (hour.count > SIGN_IN_FAILURE_CAP.limit) {
+        securityEvents.record({ event: 'sign-in-limited', address, details: { failuresThisHour: hour.count - 1 } });
+        throw new RateLimitedError(ACCOUNT_MESSAGES.tooManyAttempts, Math.ceil(hour.resetInMs / 1000));
+      }
+      const verdict = await backOff.attempt(account, address);
+      if (!verdict.allowed) {
+        await counters.decrement(failuresKey);
+        securityEvents.record({ event: 'sign-in-slowed', address, details: { retryAfterMs: verdict.retryAfterMs } });
+        throw new RateLimitedError(ACCOUNT_MESSAGES.tooManyAttempts, Math.ceil(verdict.retryAfterMs / 1000));
       }
       const user = await findByEmail(input.email);
       const valid = user?.passwordHash
         ? await verifyPassword(user.passwordHash, input.password)
         : await verifyAgainstNothing(input.password);
       if (!user || !valid) {
-        await counters.increment(failureKey(input.email), LOGIN_FAILURE_LIMIT.windowMs);
+        securityEvents.record({
+          event: 'sign-in-failed',
+          userId: user?.id ?? null,
+          address,
+          details: { failuresFromAddress: verdict.failures },
+        });
         throw new DomainError(401, ACCOUNT_MESSAGES.invalidCredentials);
       }
-      if (failures.count > 0) await counters.reset(failureKey(input.email));
-      const session = await sessions.create(user.id, meta.userAgent);
-      return { ...session, user: toUser(user) };
+      await Promise.all([backOff.succeeded(account, address), counters.decrement(failuresKey)]);
+      return startSessionFor(user, meta, 'password');
     },
 
-    /** Starts a session for a user already proven by another means (Google sign-in). */
+    /** Starts a session for a user Google has just vouched for (its confirmations then count as fresh). */
     async startSession(userId: number, meta: SessionMeta = {}): Promise<SignedIn> {
-      const user = await requireUser(userId);
-      const session = await sessions.create(user.id, meta.userAgent);
-      return { ...session, user: toUser(user) };
+      return startSessionFor(await requireUser(userId), meta, 'google');
     },
 
     /**
-     * E-mails a single-use reset link valid for an hour when the account exists; answers the
-     * same either way (the caller always says 202), and does not wait for the e-mail.
+     * The signed-in shopper came back from a fresh Google sign-in as the same account: the
+     * session now counts as proven by Google (a Google-only account's confirmations, 10 minutes).
      */
-    async requestPasswordReset(email: string): Promise<void> {
-      const user = await findByEmail(email);
-      if (!user) return;
-      const token = generateToken();
-      await db.insert(passwordResetTokens).values({
-        id: hashToken(token),
-        userId: user.id,
-        expiresAt: new Date(Date.now() + PASSWORD_RESET_LIFETIME_MS),
-      });
-      const link = `${linkOrigin}/reset-password?token=${encodeURIComponent(token)}`;
-      void mailer.send({
-        to: user.email,
-        kind: 'password-reset',
-        subject: `Reset your ${shopName} password`,
-        text: `Hi ${user.firstName},\n\nSomeone (we hope you) asked to reset the password of your ${shopName} account.\nOpen this link within the next hour to choose a new one:\n\n${link}\n\nIf you did not ask for this, ignore this e-mail: your password stays as it is.\n\n${shopName}`,
+    async proveSessionWithGoogle(userId: number, sessionId: string): Promise<void> {
+      await db
+        .update(sessionRows)
+        .set({ provenBy: 'google', provenAt: new Date() })
+        .where(and(eq(sessionRows.id, sessionId), eq(sessionRows.userId, userId)));
+    },
+
+    /** Whether the account has a password and a linked Google account (what the settings page offers). */
+    async signInMethods(userId: number): Promise<{ password: boolean; google: boolean }> {
+      const user = await requireUser(userId);
+      return { password: user.passwordHash !== null, google: user.googleSubject !== null };
+    },
+
+    /**
+     * E-mails a single-use reset link valid for an hour when the account exists (earlier unused
+     * links stop working); 10 per address per 15 minutes. The lookup, the token row and the
+     * e-mail run after the caller answers (`afterReply`): the awaited part is the same for any
+     * e-mail, so neither the answer nor its timing tells whether an account exists.
+     */
+    async requestPasswordReset(email: string, meta: SessionMeta = {}): Promise<void> {
+      const address = meta.address ?? '';
+      await countAtDoor('forgotPassword', address);
+      later(async () => {
+        const user = await findByEmail(email);
+        securityEvents.record({ event: 'password-reset-requested', userId: user?.id ?? null, address });
+        if (!user) return;
+        const token = generateToken();
+        await db.transaction(async (tx) => {
+          await tx
+            .delete(passwordResetTokens)
+            .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
+          await tx.insert(passwordResetTokens).values({
+            id: hashToken(token),
+            userId: user.id,
+            expiresAt: new Date(Date.now() + PASSWORD_RESET_LIFETIME_MS),
+          });
+        });
+        const link = `${linkOrigin}/reset-password?token=${encodeURIComponent(token)}`;
+        await mailer.send({
+          to: user.email,
+          kind: 'password-reset',
+          subject: `Reset your ${shopName} password`,
+          text: `Hi ${user.firstName},\n\nSomeone (we hope you) asked to reset the password of your ${shopName} account.\nOpen this link within the next hour to choose a new one:\n\n${link}\n\nIf you did not ask for this, ignore this e-mail: your password stays as it is.\n\n${shopName}`,
+        });
       });
     },
 
-    /** Sets a new password with a reset token (once), ends every session and lifts a sign-in lock. */
-    async resetPassword(token: string, newPassword: string): Promise<void> {
+    /**
+     * Sets a new password with a reset token (once); 10 tries per address per 15 minutes. The
+     * token is looked up before anything costly: an unknown, used or expired one is refused at
+     * once, without hashing (the hash is the expensive part). Then the token is consumed in the
+     * same transaction that sets the password, every other unused link of the account dies,
+     * every session ends and the account's sign-in slow-down starts again.
+     */
+    async resetPassword(token: string, newPassword: string, meta: SessionMeta = {}): Promise<void> {
+      const address = meta.address ?? '';
+      await countAtDoor('resetPassword', address);
+      const invalid = () =>
+        new ValidationError(ACCOUNT_MESSAGES.resetLinkInvalid, { token: [ACCOUNT_MESSAGES.resetLinkInvalid] });
+      const id = hashToken(token);
+      const live = and(
+        eq(passwordResetTokens.id, id),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, sql`now()`),
+      );
+      const [found] = await db.select({ userId: passwordResetTokens.userId }).from(passwordResetTokens).where(live);
+      if (!found) throw invalid();
       refuseCommonPassword(newPassword, 'newPassword');
       const passwordHash = await hashPassword(newPassword);
       const userId = await db.transaction(async (tx) => {
         const [used] = await tx
           .update(passwordResetTokens)
           .set({ usedAt: new Date() })
-          .where(
-            and(
-              eq(passwordResetTokens.id, hashToken(token)),
-              isNull(passwordResetTokens.usedAt),
-              gt(passwordResetTokens.expiresAt, sql`now()`),
-            ),
-          )
+          .where(live)
           .returning({ userId: passwordResetTokens.userId });
         if (!used) return undefined;
         await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, used.userId));
+        await tx
+          .delete(passwordResetTokens)
+          .where(and(eq(passwordResetTokens.userId, used.userId), isNull(passwordResetTokens.usedAt)));
         return used.userId;
       });
-      if (userId === undefined) {
-        throw new ValidationError(ACCOUNT_MESSAGES.resetLinkInvalid, { token: [ACCOUNT_MESSAGES.resetLinkInvalid] });
-      }
+      // Two tries with one token at once: the first consumed it.
+      if (userId === undefined) throw invalid();
       await sessions.revokeUser(userId);
       const user = await requireUser(userId);
-      await counters.reset(failureKey(user.email));
+      const account = accountKeyOf(user.email);
+      await Promise.all([counters.reset(`sign-in-failures:${account}`), backOff.clearAccount(account)]);
+      securityEvents.record({ event: 'password-reset', userId, address });
     },
 
     async getProfile(userId: number): Promise<User> {
@@ -243,30 +458,37 @@ export function createAccounts({ db, sessions, counters, mailer, shopName, linkO
       return toUser(row);
     },
 
-    /** Checks the current password, sets the new one and ends every other session of the user. */
+    /**
+     * Confirms the shopper (`confirmIdentity`: the current password, or for a Google-only
+     * account a fresh Google sign-in, which is how such an account sets its first password
+     * here), sets the new password, kills unused reset links and ends every other session.
+     */
     async changePassword(
       userId: number,
       currentSessionId: string,
-      input: { currentPassword: string; newPassword: string },
+      input: { currentPassword: string | null; newPassword: string },
+      meta: SessionMeta = {},
     ): Promise<void> {
-      const user = await requireUser(userId);
-      if (!user.passwordHash || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
-        throw new ValidationError(ACCOUNT_MESSAGES.wrongCurrentPassword, {
-          currentPassword: [ACCOUNT_MESSAGES.wrongCurrentPassword],
-        });
-      }
+      await confirmIdentity(userId, currentSessionId, input.currentPassword, meta);
       refuseCommonPassword(input.newPassword, 'newPassword');
       const passwordHash = await hashPassword(input.newPassword);
       await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+      await clearResetTokens(db, userId);
       await sessions.revokeUser(userId, currentSessionId);
+      securityEvents.record({ event: 'password-changed', userId, address: meta.address ?? null });
     },
 
     /**
      * Deletes the account with its sessions, addresses, payment methods, preferences and
-     * wishlist (foreign keys cascade). Orders stay for the shop's records, without the person:
-     * no account link, e-mail or address.
+     * wishlist (foreign keys cascade), once `confirmIdentity` passes for `confirmation`.
+     * Orders stay for the shop's records, without the person: no account link, e-mail or address.
      */
-    async deleteAccount(userId: number): Promise<void> {
+    async deleteAccount(
+      userId: number,
+      confirmation: { sessionId: string; password: string | null },
+      meta: SessionMeta = {},
+    ): Promise<void> {
+      await confirmIdentity(userId, confirmation.sessionId, confirmation.password, meta);
       sessions.forgetUser(userId);
       await db.transaction(async (tx) => {
         await anonymiseOrdersOf(tx, userId);
@@ -274,20 +496,32 @@ export function createAccounts({ db, sessions, counters, mailer, shopName, linkO
       });
     },
 
-    /** Makes (or updates) an admin account from ADMIN_EMAIL / ADMIN_PASSWORD. */
-    ensureAdmin: (email: string, password: string) => ensureAdminAccount(db, email, password),
+    /** Makes (or updates) an admin account from ADMIN_EMAIL / ADMIN_PASSWORD; see `ensureAdminAccount`. */
+    async ensureAdmin(email: string, password: string): Promise<AdminAccountOutcome> {
+      const outcome = await ensureAdminAccount(db, email, password);
+      if (outcome.changed) sessions.forgetUser(outcome.userId);
+      if (outcome.granted) securityEvents.record({ event: 'admin-granted', userId: outcome.userId });
+      return outcome;
+    },
 
     /**
      * The account for a Google sign-in: the one linked to that Google account, else the one
-     * with the same (Google-verified) e-mail, which gets linked, else a new one.
+     * with the same (Google-verified) e-mail, which gets linked, else a new one. Linking proves
+     * who owns the e-mail, so whoever registered it before loses it: the password is removed
+     * (the owner may set one with a reset link), every session ends, unused reset links die,
+     * and the owner is told by e-mail. Staff accounts are never linked this way (403): they
+     * sign in with their password.
      */
-    async findOrCreateGoogleUser(claims: {
-      sub: string;
-      email: string;
-      emailVerified: boolean;
-      givenName: string;
-      familyName: string;
-    }): Promise<number> {
+    async findOrCreateGoogleUser(
+      claims: {
+        sub: string;
+        email: string;
+        emailVerified: boolean;
+        givenName: string;
+        familyName: string;
+      },
+      meta: SessionMeta = {},
+    ): Promise<number> {
       const [linked] = await db.select({ id: users.id }).from(users).where(eq(users.googleSubject, claims.sub));
       if (linked) return linked.id;
       if (!claims.emailVerified) {
@@ -298,10 +532,32 @@ export function createAccounts({ db, sessions, counters, mailer, shopName, linkO
       }
       const existing = await findByEmail(claims.email);
       if (existing) {
-        await db
-          .update(users)
-          .set({ googleSubject: claims.sub, updatedAt: new Date() })
-          .where(eq(users.id, existing.id));
+        if (existing.role === 'admin') throw new DomainError(403, ACCOUNT_MESSAGES.staffSignInWithPassword);
+        const hadPassword = existing.passwordHash !== null;
+        await db.transaction(async (tx) => {
+          await tx
+            .update(users)
+            .set({ googleSubject: claims.sub, passwordHash: null, updatedAt: new Date() })
+            .where(eq(users.id, existing.id));
+          await tx
+            .delete(passwordResetTokens)
+            .where(and(eq(passwordResetTokens.userId, existing.id), isNull(passwordResetTokens.usedAt)));
+        });
+        await sessions.revokeUser(existing.id);
+        securityEvents.record({
+          event: 'google-linked',
+          userId: existing.id,
+          address: meta.address ?? null,
+          details: { passwordRemoved: hadPassword },
+        });
+        if (hadPassword) {
+          void mailer.send({
+            to: existing.email,
+            kind: 'google-linked',
+            subject: `You signed in to ${shopName} with Google`,
+            text: `Hi ${existing.firstName},\n\nYou signed in with Google; your password was removed, and every device that was signed in to your ${shopName} account has been signed out.\nFrom now on, use "Continue with Google", or set a password with a reset link: ${linkOrigin}/forgot-password\n\nIf this was not you, contact us at once.\n\n${shopName}`,
+          });
+        }
         return existing.id;
       }
       const [created] = await db

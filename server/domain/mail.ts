@@ -24,6 +24,8 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
   /** Resolves when every delivery started so far has finished (tests, shutdown). */
   idle(): Promise<void>;
+  /** Counts work that will send mail after an answer went out (forgot-password) as pending, so `idle()` waits for it too. */
+  track?(work: Promise<unknown>): void;
 }
 
 interface MailLog {
@@ -101,6 +103,14 @@ export function createMailer(options: {
     },
     async idle() {
       while (pending.size > 0) await Promise.all(pending);
+    },
+    track(work) {
+      const settled = work.then(
+        () => {},
+        () => {},
+      );
+      pending.add(settled);
+      void settled.finally(() => pending.delete(settled));
     },
   };
 }

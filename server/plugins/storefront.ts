@@ -15,7 +15,6 @@ import { toUser } from '../domain/accounts.ts';
 import { type CachedPage, createPageCache, type PageCache, plainBody } from '../page-cache.ts';
 import type { ShopServices } from '../services.ts';
 import { carriesSignedInHint, isSecureOrigin, readSessionToken } from '../session-cookie.ts';
-import { AUTH_RATE_LIMITS } from './rate-limits.ts';
 
 export type StorefrontOptions = ({ mode: 'production'; buildDir: string } | { mode: 'development' }) & {
   /** Signed-out catalogue pages kept rendered (see `openPageCache`); none in development. */
@@ -33,14 +32,6 @@ const MAX_SHARED_RENDERS = 4;
 
 /** Marks the app's own request that renders a stale cached page again. */
 const REFRESH_HEADER = 'x-page-cache-refresh';
-
-/** The page forms that are doors into accounts count against the same per-address caps as the API. */
-const RATE_LIMITED_FORMS = [
-  { path: '/login', limit: AUTH_RATE_LIMITS.login },
-  { path: '/register', limit: AUTH_RATE_LIMITS.register },
-  { path: '/forgot-password', limit: AUTH_RATE_LIMITS.forgotPassword },
-  { path: '/reset-password', limit: AUTH_RATE_LIMITS.forgotPassword },
-] as const;
 
 /**
  * Serves the React Router storefront: hashed assets with immutable caching, then
@@ -209,12 +200,6 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
       );
     };
     pages.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler: handle });
-    // A form post with JavaScript arrives as React Router's `/login.data`, without it as `/login`.
-    for (const { path, limit } of RATE_LIMITED_FORMS) {
-      for (const url of [path, `${path}.data`]) {
-        pages.route({ method: 'POST', url, config: { rateLimit: limit }, handler: handle });
-      }
-    }
     pages.route({ method: ['GET', 'HEAD', 'POST'], url: '/', handler: handle });
   });
 }

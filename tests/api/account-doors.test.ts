@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerBodySchema } from '../../contracts/account.ts';
 import { ACCOUNT_MESSAGES } from '../../contracts/account-fields.ts';
 import { createTestShop, type TestShop } from '../helpers/test-app.ts';
 
@@ -201,7 +202,7 @@ describe('per-address limits kept in the accounts service', () => {
   it('registrations: the 31st from one address answers 429 with Retry-After', async () => {
     const address = '127.0.2.2';
     const { accounts } = shop.app.services;
-    const input = { ...REGISTRATION, email: taken, password: PASSWORD };
+    const input = registerBodySchema.parse({ ...REGISTRATION, email: taken, password: PASSWORD });
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 30; attempt += 1) {
       statuses.push(

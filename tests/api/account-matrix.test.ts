@@ -163,7 +163,13 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', url: '/api/paymentmethods/:id/set-default', owned: 'paymentMethod', success: 200 },
   { method: 'DELETE', url: '/api/paymentmethods/:id', owned: 'paymentMethod', success: 204 },
   // Last: each signed-in role deletes its own account.
-  { method: 'DELETE', url: '/api/users/account', success: 200 },
+  {
+    method: 'DELETE',
+    url: '/api/users/account',
+    success: 200,
+    // Deleting confirms with the current password (issue 21).
+    body: ({ actor }) => ({ currentPassword: actor.password || PASSWORD }),
+  },
 ];
 
 function expectedStatus(route: RouteCase, role: Role): number {

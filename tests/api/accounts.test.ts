@@ -788,7 +788,10 @@ for (const { kind, skip } of kinds) {
         ).toBe(200);
         expect((await call('PUT', `/api/wishlist/${productIds[0]}`, { token: account.token })).status).toBe(204);
 
-        const answer = await call('DELETE', '/api/users/account', { token: account.token });
+        const answer = await call('DELETE', '/api/users/account', {
+          token: account.token,
+          body: { currentPassword: account.password },
+        });
         expect(answer.status).toBe(200);
         expect(answer.body).toEqual({ message: 'Your account has been deleted' });
         expect(setCookie(answer)).toContain('harbour_session=; Max-Age=0');

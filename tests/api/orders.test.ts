@@ -1602,7 +1602,10 @@ for (const { kind, skip } of kinds) {
         const leaver = await register('Leaver');
         const product = await fresh({ priceCents: 1_000, stock: 10 });
         const order = await place(leaver, [{ productId: product.id, quantity: 2 }]);
-        const answer = await call('DELETE', '/api/users/account', { token: leaver.token });
+        const answer = await call('DELETE', '/api/users/account', {
+          token: leaver.token,
+          body: { currentPassword: PASSWORD },
+        });
         expect(answer.status).toBe(200);
 
         const { db } = shop.database;

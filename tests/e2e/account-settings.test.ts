@@ -111,6 +111,8 @@ describe('account settings: profile and deleting the account', () => {
     const main = page.locator('main');
     expect(await main.getByRole('heading', { level: 2 }).textContent()).toBe('Danger Zone');
     const deleteButton = page.getByRole('button', { name: 'Delete My Account' });
+    // Deleting confirms with the current password (issue 21).
+    await main.getByLabel('Current password').fill(user.password);
 
     // Cancelling the confirmation keeps everything.
     const dismissed = new Promise<string>((resolve) => {
@@ -126,6 +128,7 @@ describe('account settings: profile and deleting the account', () => {
 
     await page.goto(`${baseUrl}/account-settings?tab=danger`);
     await hydrated(page);
+    await main.getByLabel('Current password').fill(user.password);
     const accepted = new Promise<string>((resolve) => {
       page.once('dialog', (dialog) => {
         resolve(dialog.message());
