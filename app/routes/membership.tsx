@@ -100,6 +100,20 @@ export async function action({ request, context }: Route.ActionArgs) {
             : `You are now on the ${plan.name} plan.`,
       });
     }
+    if (intent === 'card') {
+      // The saved method renewals charge; the plan stays as it is.
+      const current = await memberships.get(viewer.user.id);
+      const methodId = Number(form.get('paymentMethodId'));
+      if (!current || !Number.isInteger(methodId) || methodId < 1 || methodId > 2_147_483_647) {
+        throw data('Unknown payment method', { status: 400 });
+      }
+      await memberships.changePlan(
+        viewer.user.id,
+        { plan: current.pendingPlan ?? current.plan, paymentMethodId: methodId },
+        { address: context.get(requestContext).clientAddress },
+      );
+      return data<ActionResult>({ ok: true, message: 'Your renewals will be charged to that card.' });
+    }
     if (intent === 'cancel') {
       const membership = await memberships.cancel(viewer.user.id);
       return data<ActionResult>({
@@ -182,6 +196,27 @@ export default function MembershipPage({ loaderData, actionData }: Route.Compone
               </Link>
             </p>
             <MembershipBilling membership={membership} />
+            {methods.length > 0 && membership.status !== 'cancelling' ? (
+              <Form method="post" className="mt-3 flex flex-wrap items-end gap-2">
+                <label className="text-sm">
+                  <span className="block font-semibold">Card for renewals</span>
+                  <select
+                    name="paymentMethodId"
+                    defaultValue={membership.paymentMethod?.id ?? methods[0]?.id}
+                    className="mt-1 rounded border border-gray-300 px-2 py-1.5"
+                  >
+                    {methods.map((method) => (
+                      <option key={method.id} value={method.id}>
+                        {method.provider} ending {method.last4Digits}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <SubmitButton name="intent" value="card" tone="secondary" busyLabel="Saving…">
+                  Use this card
+                </SubmitButton>
+              </Form>
+            ) : null}
           </div>
           <PlanCards current={membership.plan} />
           <div className="flex flex-wrap gap-3">

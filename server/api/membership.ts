@@ -87,7 +87,7 @@ export const membershipRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Change plan: a dearer one at once, charged floor((new − old price) × time left / period) cents; a cheaper one from the renewal',
+          'Change plan: a dearer one at once, charged floor((new − old price) × time left / period) cents; a cheaper one from the renewal. A card or saved method given becomes the one renewals charge (the same plan with one only changes the card)',
         body: changePlanSchema,
         response: { 200: membershipSchema, ...errorResponses(400, 401, 402, 404, 409, 429) },
       },

@@ -31,7 +31,7 @@ import {
   RENEWAL_RULES,
 } from './membership-billing.ts';
 import { PaymentDeclinedError } from './orders.ts';
-import type { ChargeResult, PaymentGateway, PaymentSource } from './payments.ts';
+import { type ChargeResult, cardBrandOf, type PaymentGateway, type PaymentSource } from './payments.ts';
 
 export interface MembershipView {
   plan: MembershipPlanId;
@@ -56,6 +56,7 @@ export interface MembershipView {
 }
 
 type MembershipRow = typeof memberships.$inferSelect;
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /** A cancelled membership ends when the period it was paid for runs out (the renewal job also records it). */
 function statusOf(row: Pick<MembershipRow, 'status' | 'renewsOn'>, now = Date.now()): MembershipStatus {
@@ -210,34 +211,35 @@ export function createMemberships({
       .where(and(eq(membershipCharges.id, row.id), eq(membershipCharges.status, 'pending')));
   }
 
+  /** The saved method a payer stands for; a typed card is saved first (last 4 and expiry only). */
+  async function methodIdOf(tx: Transaction, userId: number, payer: Payer, brand?: string): Promise<number> {
+    if (payer.kind === 'saved') return payer.method.id;
+    const [month = '01', year = '00'] = payer.card.Expiry.split('/');
+    const [saved] = await tx
+      .insert(paymentMethods)
+      .values({
+        userId,
+        paymentType: 'Credit Card',
+        provider: brand ?? cardBrandOf(payer.card.Number),
+        last4Digits: payer.card.Number.slice(-4),
+        expiryMonth: month.padStart(2, '0'),
+        expiryYear: 2000 + Number(year),
+      })
+      .returning({ id: paymentMethods.id });
+    return saved!.id;
+  }
+
   /**
    * Records an approved charge and, for a typed card, saves it as a payment method (last 4 and
    * expiry only). Returns the id of the method that now pays the membership.
    */
   async function recordApproved(
-    tx: Parameters<Parameters<Database['transaction']>[0]>[0],
+    tx: Transaction,
     row: MembershipChargeRow,
     payer: Payer,
     result: Extract<ChargeResult, { status: 'approved' }>,
   ): Promise<number> {
-    let methodId: number;
-    if (payer.kind === 'saved') {
-      methodId = payer.method.id;
-    } else {
-      const [month = '01', year = '00'] = payer.card.Expiry.split('/');
-      const [saved] = await tx
-        .insert(paymentMethods)
-        .values({
-          userId: row.userId,
-          paymentType: 'Credit Card',
-          provider: result.cardBrand,
-          last4Digits: payer.card.Number.slice(-4),
-          expiryMonth: month.padStart(2, '0'),
-          expiryYear: 2000 + Number(year),
-        })
-        .returning({ id: paymentMethods.id });
-      methodId = saved!.id;
-    }
+    const methodId = await methodIdOf(tx, row.userId, payer, result.cardBrand);
     await tx
       .update(membershipCharges)
       .set({
@@ -253,7 +255,7 @@ export function createMemberships({
   }
 
   /** Join and upgrade claims left pending by a process that died no longer block the member. */
-  async function dropStaleClaims(tx: Parameters<Parameters<Database['transaction']>[0]>[0], userId: number) {
+  async function dropStaleClaims(tx: Transaction, userId: number) {
     await tx
       .update(membershipCharges)
       .set({ status: 'declined', updatedAt: new Date() })
@@ -399,19 +401,29 @@ export function createMemberships({
         const resume = row.status === 'cancelling' ? { status: 'active' as const } : {};
         const held = priceOf(row.plan);
         if (target.monthlyPriceCents <= held) {
+          // Nothing is charged now: a card or saved method given becomes the one renewals charge,
+          // and a renewal being retried is tried again at the job's next pass.
+          const method = payerGiven
+            ? {
+                paymentMethodId: await methodIdOf(tx, userId, payerGiven),
+                ...(row.status === 'past_due' ? { nextAttemptAt: now } : {}),
+              }
+            : {};
           if (target.id === row.plan) {
-            if (!row.pendingPlan && row.status !== 'cancelling') throw new ConflictError(MEMBERSHIP_MESSAGES.samePlan);
-            await tx
-              .update(memberships)
-              .set({ pendingPlan: null, ...resume, updatedAt: now })
-              .where(eq(memberships.userId, userId));
-          } else {
-            if (row.pendingPlan === target.id && row.status !== 'cancelling') {
+            if (!row.pendingPlan && row.status !== 'cancelling' && !payerGiven) {
               throw new ConflictError(MEMBERSHIP_MESSAGES.samePlan);
             }
             await tx
               .update(memberships)
-              .set({ pendingPlan: target.id, ...resume, updatedAt: now })
+              .set({ pendingPlan: null, ...resume, ...method, updatedAt: now })
+              .where(eq(memberships.userId, userId));
+          } else {
+            if (row.pendingPlan === target.id && row.status !== 'cancelling' && !payerGiven) {
+              throw new ConflictError(MEMBERSHIP_MESSAGES.samePlan);
+            }
+            await tx
+              .update(memberships)
+              .set({ pendingPlan: target.id, ...resume, ...method, updatedAt: now })
               .where(eq(memberships.userId, userId));
           }
           return null;
