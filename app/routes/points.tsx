@@ -114,12 +114,19 @@ export default function PointsPage({ loaderData }: Route.ComponentProps) {
                     ) : (
                       entry.note
                     )}
+                    {/* The space keeps the cell's text readable as one line ("… HT-100001 Pending: …"). */}
                     {entry.availableAt === null ? (
-                      <span className="block text-xs text-gray-600">Pending: waiting for a return to be decided</span>
+                      <>
+                        {' '}
+                        <span className="block text-xs text-gray-600">Pending: waiting for a return to be decided</span>
+                      </>
                     ) : entry.availableAt > readAt ? (
-                      <span className="block text-xs text-gray-600">
-                        Pending: available from {when.format(new Date(entry.availableAt))}
-                      </span>
+                      <>
+                        {' '}
+                        <span className="block text-xs text-gray-600">
+                          Pending: available from {when.format(new Date(entry.availableAt))}
+                        </span>
+                      </>
                     ) : null}
                   </td>
                   <td

@@ -39,8 +39,9 @@ import {
 /*
  * Issue 11's journey: a shopper joins Basic (a wrong password and a declined card first:
  * each says so and records nothing) → /welcome → buys something → no points until the shop
- * marks the order fulfilled, then 1 per dollar → redeems a product with them (balance and
- * stock down) → cancels that order (points and stock back) → switches to Premium → checkout
+ * marks the order fulfilled, then 1 per dollar, pending for the 30-day return window (issue 21)
+ * → staff grant as many, available at once (how support mends a balance, and how this journey
+ * spends without waiting 30 days) → redeems a product with them (balance and stock down) → cancels that order (points and stock back) → switches to Premium → checkout
  * ships free, and the fulfilled order earns 2 per dollar. One shopper, one admin; each step
  * starts where the one before ended. Points are read three ways: the API, /points and the
  * header's account menu.
@@ -52,6 +53,8 @@ const PREMIUM = MEMBERSHIP_PLANS.find((plan) => plan.id === 'premium')!;
 
 interface Ledger {
   balance: number;
+  available: number;
+  pending: number;
   entries: { kind: string; points: number; orderId: number | null; note: string; balanceAfter: number }[];
 }
 
@@ -91,6 +94,16 @@ async function pointsPage(page: Page): Promise<{ balance: string | null; rows: s
   const cells = await Promise.all(rows.map((row) => row.getByRole('cell').allTextContents()));
   return { balance, rows: cells.map((row) => row.map((cell) => cell.trim())) };
 }
+
+/** What staff write when they grant the journey's points. */
+const GRANT_REASON = 'Journey: spend before the return window ends';
+
+/** An order's earned row as /points shows it while pending: its "available from" date under the note. */
+const pendingEarnRow = (orderNumber: string, points: number, balanceAfter: number) => [
+  expect.stringMatching(new RegExp(`^Earned: Order ${orderNumber} Pending: available from \\d{1,2} \\w{3,4} \\d{4}$`)),
+  `+${points}`,
+  String(balanceAfter),
+];
 
 /** A ledger row as /points shows it, without its date (the first cell). */
 const rowOf = (what: string, points: number, balanceAfter: number) => [
@@ -197,6 +210,21 @@ describe('a member joins, earns, redeems, cancels and goes Premium', () => {
     await expect
       .poll(() => adminPage.getByRole('status').filter({ hasText: 'Order moved' }).textContent(), SETTLE)
       .toBe('Order moved to Succeeded. The customer has been e-mailed.');
+  };
+
+  /** Staff grant the shopper points through the admin API (available at once). */
+  const grant = async (points: number) => {
+    const me = await page.request.get(`${baseUrl}/api/users/summary`);
+    expect(me.status()).toBe(200);
+    const { id } = (await me.json()) as { id: number };
+    const signedIn = await apiJson<{ token: string }>('/api/auth/login', { method: 'POST', body: admin });
+    expect(signedIn.status).toBe(200);
+    const granted = await apiJson(`/api/admin/users/${id}/points`, {
+      method: 'POST',
+      token: signedIn.body.token,
+      body: { points, reason: GRANT_REASON },
+    });
+    expect(granted.status).toBe(201);
   };
 
   beforeAll(async () => {
@@ -316,15 +344,29 @@ describe('a member joins, earns, redeems, cancels and goes Premium', () => {
     expect(await page.getByText('No points yet', { exact: true }).count()).toBe(1);
 
     await fulfil(basicOrder);
+    // Pending for the 30-day return window (issue 21): shown, not spendable.
+    await expect.poll(async () => (await pointsOf(page)).pending, SETTLE).toBe(earned);
+    expect((await pointsOf(page)).balance).toBe(0);
+    const pending = await pointsPage(page);
+    expect(pending.balance).toBe('Balance: 0 points');
+    expect(await page.getByTestId('points-pending').textContent()).toMatch(
+      new RegExp(`^Pending: ${earned.toLocaleString('en-AU')} points — available from \\d{1,2} \\w{3,4} \\d{4}$`),
+    );
+    expect(pending.rows.map((row) => row.slice(1))).toEqual([pendingEarnRow(basicOrder.orderNumber, earned, earned)]);
+    expect(
+      await page.getByRole('link', { name: `Order ${basicOrder.orderNumber}`, exact: true }).getAttribute('href'),
+    ).toBe(`/orders/${basicOrder.id}`);
+    expect(await menuPoints(page)).toBe('0 points');
+
+    // Staff grant as many, available at once.
+    await grant(earned);
     await expect.poll(async () => (await pointsOf(page)).balance, SETTLE).toBe(earned);
     const shown = await pointsPage(page);
     expect(shown.balance).toBe(`Balance: ${earned.toLocaleString('en-AU')} points`);
     expect(shown.rows.map((row) => row.slice(1))).toEqual([
-      rowOf(`Earned: Order ${basicOrder.orderNumber}`, earned, earned),
+      rowOf(`Adjusted: ${GRANT_REASON}`, earned, 2 * earned),
+      pendingEarnRow(basicOrder.orderNumber, earned, earned),
     ]);
-    expect(
-      await page.getByRole('link', { name: `Order ${basicOrder.orderNumber}`, exact: true }).getAttribute('href'),
-    ).toBe(`/orders/${basicOrder.id}`);
     expect(await menuPoints(page)).toBe(`${earned.toLocaleString('en-AU')} points`);
   });
 
@@ -356,8 +398,9 @@ describe('a member joins, earns, redeems, cancels and goes Premium', () => {
     const shown = await pointsPage(page);
     expect(shown.balance).toBe(`Balance: ${(earned - cost).toLocaleString('en-AU')} points`);
     expect(shown.rows.map((row) => row.slice(1))).toEqual([
-      rowOf(`Redeemed 1 × ${reward.name}`, -cost, earned - cost),
-      rowOf(`Earned: Order ${basicOrder.orderNumber}`, earned, earned),
+      rowOf(`Redeemed 1 × ${reward.name}`, -cost, 2 * earned - cost),
+      rowOf(`Adjusted: ${GRANT_REASON}`, earned, 2 * earned),
+      pendingEarnRow(basicOrder.orderNumber, earned, earned),
     ]);
   });
 
@@ -390,9 +433,10 @@ describe('a member joins, earns, redeems, cancels and goes Premium', () => {
     const shown = await pointsPage(page);
     expect(shown.balance).toBe(`Balance: ${earned.toLocaleString('en-AU')} points`);
     expect(shown.rows.map((row) => row.slice(1))).toEqual([
-      rowOf(`Reversed: Order ${redemption.orderNumber} cancelled: points returned`, cost, earned),
-      rowOf(`Redeemed 1 × ${reward.name}`, -cost, earned - cost),
-      rowOf(`Earned: Order ${basicOrder.orderNumber}`, earned, earned),
+      rowOf(`Reversed: Order ${redemption.orderNumber} cancelled: points returned`, cost, 2 * earned),
+      rowOf(`Redeemed 1 × ${reward.name}`, -cost, 2 * earned - cost),
+      rowOf(`Adjusted: ${GRANT_REASON}`, earned, 2 * earned),
+      pendingEarnRow(basicOrder.orderNumber, earned, earned),
     ]);
   });
 
@@ -421,9 +465,11 @@ describe('a member joins, earns, redeems, cancels and goes Premium', () => {
 
     await fulfil(order);
     const more = Math.floor(Math.round(order.subtotal * 100) / 100) * PREMIUM.pointsPerDollar;
-    await expect.poll(async () => (await pointsOf(page)).balance, SETTLE).toBe(earned + more);
+    // Pending with the Basic order's points; the granted points stay spendable.
+    await expect.poll(async () => (await pointsOf(page)).pending, SETTLE).toBe(earned + more);
+    expect((await pointsOf(page)).balance).toBe(earned);
     const shown = await pointsPage(page);
-    expect(shown.rows[0]?.slice(1)).toEqual(rowOf(`Earned: Order ${order.orderNumber}`, more, earned + more));
+    expect(shown.rows[0]?.slice(1)).toEqual(pendingEarnRow(order.orderNumber, more, 2 * earned + more));
   });
 
   it('the whole journey ran without CSP violations or page errors', () => {

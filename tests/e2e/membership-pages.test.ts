@@ -175,6 +175,15 @@ describe('membership and points pages: accessible, within the CSP, at a phone’
     });
     expect(moved.status).toBe(200);
     earned = Math.floor(Math.round(order.subtotal * 100) / 100);
+    // The earned points are pending for the 30-day return window (issue 21): staff grant as many to spend now.
+    const me = await context.request.get(`${baseUrl}/api/users/summary`);
+    const { id } = (await me.json()) as { id: number };
+    const granted = await apiJson(`/api/admin/users/${id}/points`, {
+      method: 'POST',
+      token: signedIn.body.token,
+      body: { points: earned, reason: 'Pages test: points to spend now' },
+    });
+    expect(granted.status).toBe(201);
     const redeemed = await context.request.post(`${baseUrl}/api/redemptions`, {
       data: { productId: reward.id, quantity: 1, shippingAddress: shippingOf(shopper.user) },
     });
@@ -196,7 +205,7 @@ describe('membership and points pages: accessible, within the CSP, at a phone’
     expect(welcome).toEqual({ axe: [], csp: [], errors: [] });
   });
 
-  it('/points lists the earned and the redeemed points with the balance after each', async () => {
+  it('/points lists the earned (pending), granted and redeemed points with the total after each', async () => {
     const result = await audit('points', '/points');
     const balance = earned - reward.pointsCost!;
     expect(await page.getByTestId('points-balance').textContent()).toBe(
@@ -207,9 +216,12 @@ describe('membership and points pages: accessible, within the CSP, at a phone’
       'Date',
       'What',
       'Points',
-      'Balance',
+      'Total',
     ]);
-    expect(await table.locator('tbody tr').count()).toBe(2);
+    expect(await table.locator('tbody tr').count()).toBe(3);
+    expect(await page.getByTestId('points-pending').textContent()).toMatch(
+      new RegExp(`^Pending: ${earned.toLocaleString('en-AU')} points — available from \\d{1,2} \\w{3,4} \\d{4}$`),
+    );
     // On a phone the whole ledger fits: the points and the balance need no sideways scroll.
     await page.setViewportSize({ width: 390, height: 844 });
     const overflow = await table.evaluate((element) => ({
