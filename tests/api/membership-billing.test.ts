@@ -4,9 +4,10 @@ import { join as joinPath } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import type { User } from '../../contracts/account.ts';
+import { ACCOUNT_MESSAGES } from '../../contracts/account-fields.ts';
 import { MEMBERSHIP_MESSAGES, MEMBERSHIP_PLANS } from '../../contracts/membership.ts';
 import { ORDER_MESSAGES } from '../../contracts/orders.ts';
-import { emailOutbox, membershipCharges, memberships, paymentMethods, users } from '../../db/schema.ts';
+import { emailOutbox, membershipCharges, memberships, paymentMethods, sessions, users } from '../../db/schema.ts';
 import { humanDate } from '../../server/domain/membership-billing.ts';
 import { isPostgresReachable } from '../helpers/postgres.ts';
 import { createTestShop, type DatabaseKind, type TestShop } from '../helpers/test-app.ts';
@@ -263,17 +264,24 @@ for (const { kind, skip } of kinds) {
       );
     });
 
-    it('a Google-only account (no password) is told to confirm with Google, not that its password is wrong', async () => {
+    it('a Google-only account (no password) confirms with a fresh Google sign-in, never "incorrect"', async () => {
       const account = await register('google.only');
       await shop.database.db.update(users).set({ passwordHash: null }).where(eq(users.id, account.user.id));
       const before = chargeSpy.mock.calls.length;
-      const answer = await call('POST', '/api/membership', {
-        token: account.token,
-        body: { plan: 'basic', password: 'whatever-typed', confirmPassword: 'whatever-typed', cardData: card() },
-      });
-      expect(answer.status, answer.text).toBe(400);
-      expect(answer.body.message).toBe('Confirm with Google or set a password first');
+      const body = { plan: 'basic', password: 'whatever-typed', confirmPassword: 'whatever-typed', cardData: card() };
+      const refused = await call('POST', '/api/membership', { token: account.token, body });
+      expect(refused.status, refused.text).toBe(403);
+      expect(refused.body.message).toBe(ACCOUNT_MESSAGES.confirmWithGoogle);
+      expect(refused.text).not.toContain('incorrect');
       expect(chargeSpy.mock.calls.length).toBe(before);
+      // The session signed in with Google a moment ago: that confirms it is the owner.
+      await shop.database.db
+        .update(sessions)
+        .set({ provenBy: 'google', provenAt: new Date() })
+        .where(eq(sessions.userId, account.user.id));
+      const joined = await call<MembershipBody>('POST', '/api/membership', { token: account.token, body });
+      expect(joined.status, joined.text).toBe(201);
+      expect(joined.body).toMatchObject({ plan: 'basic', status: 'active' });
     });
 
     it('Basic → Premium charges the pro-rated difference once, whatever 20 requests racing', async () => {
