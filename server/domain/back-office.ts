@@ -14,6 +14,7 @@ import {
   adjustPoints,
   listLedger,
   lockBalance,
+  pointsForReturnedLines,
   pointsStillHeldBy,
   releaseHeld,
   reverseEarned,
@@ -255,7 +256,7 @@ export function createBackOffice(deps: {
         // the order redemptions lock them in). Still pending, they go in full (reverseEarned).
         if (order.userId && order.subtotalCents > 0) {
           const held = await pointsStillHeldBy(tx, order.id);
-          const share = Math.floor((held * linesCents) / order.subtotalCents);
+          const share = pointsForReturnedLines(held, linesCents, order.subtotalCents);
           await reverseEarned(
             tx,
             { userId: order.userId, orderId: order.id, fulfilledAt: order.fulfilledAt },

@@ -33,6 +33,16 @@ export function pointsEarned(subtotalCents: number, plan: MembershipPlanId | nul
   return Math.floor(subtotalCents / 100) * rate;
 }
 
+/**
+ * The points a return takes back: the returned lines' share of the order's subtotal (ex GST, in
+ * cents) of the points the order holds, rounded down — in the shopper's favour, by less than
+ * one point. A whole return (linesCents = subtotalCents) takes them all.
+ */
+export function pointsForReturnedLines(heldPoints: number, linesCents: number, subtotalCents: number): number {
+  if (subtotalCents <= 0 || heldPoints <= 0) return 0;
+  return Math.floor((heldPoints * Math.min(linesCents, subtotalCents)) / subtotalCents);
+}
+
 /** Spendable points and points still pending (earned inside a return window, or held while a return is decided). */
 export async function pointsBalances(
   db: Database | Transaction,
