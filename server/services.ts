@@ -127,6 +127,7 @@ export function createShopServices(
     shopName: config.shop.name,
     onStockChange: (ids) => catalogChanged({ productIds: ids }),
     shippingPlanOf: (userId) => memberships.planOf(userId),
+    cardVelocity,
   });
   return {
     shop: describeShop(config),

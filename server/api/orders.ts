@@ -97,17 +97,20 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Orders'],
         summary: 'Place an order: priced on the server, stock taken atomically, card charged',
         description:
-          '`sessionId` is the idempotency key: the same key and body again answer the same order (200) without a second charge; the same key with another body is 422. A short product is 409 naming it; a declined card is 402 with the spec text. Prices sent by the client are ignored.',
+          '`sessionId` is the idempotency key: the same key and body again answer the same order (200) without a second charge; the same key with another body is 422. A short product is 409 naming it; a declined card is 402 with the spec text. Declined card attempts are capped per hour (5 per account, 10 per client address, 3 per card): past a cap, 429 with Retry-After. Prices sent by the client are ignored.',
         body: placeOrderSchema,
         response: {
           201: placeOrderResultSchema,
           200: placeOrderResultSchema,
-          ...errorResponses(400, 401, 402, 404, 409, 422),
+          ...errorResponses(400, 401, 402, 404, 409, 422, 429),
         },
       },
     },
     async (request, reply) => {
-      const { order, replayed } = await orders.placeOrder({ userId: await userId(request) }, request.body);
+      const { order, replayed } = await orders.placeOrder(
+        { userId: await userId(request), address: request.ip },
+        request.body,
+      );
       return reply
         .code(replayed ? 200 : 201)
         .send({ status: 'succeeded' as const, message: ORDER_MESSAGES.placed, order });

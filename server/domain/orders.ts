@@ -3,7 +3,6 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { MEMBERSHIP_MESSAGES, type MembershipPlanId } from '../../contracts/membership.ts';
 import type { RedemptionInput } from '../../contracts/membership-input.ts';
 import { centsToDollars, formatDollars } from '../../contracts/money.ts';
-import { POINTS_MESSAGES, RETURN_WINDOW_DAYS } from '../../contracts/points.ts';
 import {
   ORDER_MESSAGES,
   type Order,
@@ -11,6 +10,7 @@ import {
   type ReturnRequestInput,
   type ShippingAddress,
 } from '../../contracts/orders.ts';
+import { POINTS_MESSAGES, RETURN_WINDOW_DAYS } from '../../contracts/points.ts';
 import { lineTotalCents, priceOrder } from '../../contracts/pricing.ts';
 import type { Database } from '../../db/client.ts';
 import {
@@ -23,6 +23,7 @@ import {
   products,
   returnRequests,
 } from '../../db/schema.ts';
+import type { CardVelocity } from './card-velocity.ts';
 import { clearSavedCart, mergeCart } from './cart.ts';
 import { ConflictError, DomainError, NotFoundError } from './errors.ts';
 import type { Mailer } from './mail.ts';
@@ -50,11 +51,25 @@ export interface OrderDeps {
   onStockChange?: (productIds: number[]) => void;
   /** The shopper's membership plan now (Premium ships free; plans earn points); null for none. */
   shippingPlanOf?: (userId: number) => Promise<MembershipPlanId | null>;
+  /** Caps on declined card attempts (issue 21): every charge at checkout is one counted attempt. */
+  cardVelocity: CardVelocity;
 }
 
 /** Who is placing the order: their account and what the shop knows of their plan. */
 export interface Buyer {
   userId: number;
+  /** The client address the order came from (the caps on declined cards count it); null when unknown. */
+  address?: string | null;
+}
+
+/** Thrown inside the order's transaction to roll it back when the card is declined. */
+class DeclinedInTransaction extends Error {
+  readonly declineMessage: string;
+
+  constructor(declineMessage: string) {
+    super('declined');
+    this.declineMessage = declineMessage;
+  }
 }
 
 function addressOf(row: OrderRow): ShippingAddress | null {
@@ -168,6 +183,7 @@ export function createOrders({
   shopName,
   onStockChange = () => {},
   shippingPlanOf = async () => null,
+  cardVelocity,
 }: OrderDeps) {
   async function paymentSourceFor(buyer: Buyer, input: PlaceOrderInput): Promise<PaymentSource> {
     if (input.cardData) {
@@ -239,6 +255,24 @@ export function createOrders({
     return updated ?? row;
   }
 
+  /** The idempotency keys being placed in this process now, each with the tail of its queue. */
+  const turns = new Map<string, Promise<unknown>>();
+  /**
+   * Runs `work` after every earlier request with the same idempotency key in this process has
+   * finished. Held in memory for the request's length only: a crash leaves nothing behind.
+   */
+  async function oneAtATime<T>(userId: number, sessionId: string, work: () => Promise<T>): Promise<T> {
+    const key = `${userId}:${sessionId}`;
+    const mine = (turns.get(key) ?? Promise.resolve()).then(work, work);
+    const tail = mine.catch(() => {});
+    turns.set(key, tail);
+    try {
+      return await mine;
+    } finally {
+      if (turns.get(key) === tail) turns.delete(key);
+    }
+  }
+
   return {
     /**
      * Places an order in one transaction: claims the idempotency key, takes stock atomically
@@ -253,70 +287,97 @@ export function createOrders({
       // Read before the transaction: the embedded database has one connection, which the
       // transaction holds, so a query outside it from inside would wait for ever.
       const plan = await shippingPlanOf(buyer.userId);
-      const result = await db.transaction(async (tx) => {
-        const address = input.shippingAddress;
-        const [claimed] = await tx
-          .insert(orders)
-          .values({
-            userId: buyer.userId,
-            email: input.userEmail,
-            idempotencyKey: input.sessionId,
-            requestHash,
-            subtotalCents: 0,
-            gstCents: 0,
-            shippingCents: 0,
-            totalCents: 0,
-            shipFullName: address.fullName,
-            shipAddressLine1: address.addressLine1,
-            shipAddressLine2: address.addressLine2,
-            shipCity: address.city,
-            shipState: address.state,
-            shipPostalCode: address.postalCode,
-            shipCountry: address.country,
-          })
-          .onConflictDoNothing()
-          .returning();
-        if (!claimed) {
-          // The key's first request has committed (the unique index made this one wait for it).
-          const existing = await findByKey(tx, buyer.userId, input.sessionId);
-          if (!existing) throw new ConflictError(ORDER_MESSAGES.failed);
-          if (existing.requestHash !== requestHash) throw new DomainError(422, ORDER_MESSAGES.idempotencyMismatch);
-          return { row: existing, replayed: true };
-        }
-        const lines = await reserveStock(tx, input.orderItems);
-        const totals = priceOrder(lines, plan);
-        const charge = await gateway.charge({
-          amountCents: totals.totalCents,
-          source,
-          idempotencyKey: `${buyer.userId}:${input.sessionId}`,
+      const placeInTransaction = () =>
+        db.transaction(async (tx) => {
+          const address = input.shippingAddress;
+          const [claimed] = await tx
+            .insert(orders)
+            .values({
+              userId: buyer.userId,
+              email: input.userEmail,
+              idempotencyKey: input.sessionId,
+              requestHash,
+              subtotalCents: 0,
+              gstCents: 0,
+              shippingCents: 0,
+              totalCents: 0,
+              shipFullName: address.fullName,
+              shipAddressLine1: address.addressLine1,
+              shipAddressLine2: address.addressLine2,
+              shipCity: address.city,
+              shipState: address.state,
+              shipPostalCode: address.postalCode,
+              shipCountry: address.country,
+            })
+            .onConflictDoNothing()
+            .returning();
+          if (!claimed) {
+            // The key's first request has committed (the unique index made this one wait for it).
+            const existing = await findByKey(tx, buyer.userId, input.sessionId);
+            if (!existing) throw new ConflictError(ORDER_MESSAGES.failed);
+            if (existing.requestHash !== requestHash) throw new DomainError(422, ORDER_MESSAGES.idempotencyMismatch);
+            return { row: existing, replayed: true };
+          }
+          const lines = await reserveStock(tx, input.orderItems);
+          const totals = priceOrder(lines, plan);
+          const charge = await gateway.charge({
+            amountCents: totals.totalCents,
+            source,
+            idempotencyKey: `${buyer.userId}:${input.sessionId}`,
+          });
+          if (charge.status === 'declined') throw new DeclinedInTransaction(charge.message);
+          await tx.insert(orderItems).values(
+            lines.map((line) => ({
+              orderId: claimed.id,
+              productId: line.productId,
+              productName: line.name,
+              variantId: line.variantId ?? null,
+              variantName: line.variantName,
+              sku: line.sku,
+              unitPriceCents: line.unitPriceCents,
+              quantity: line.quantity,
+              imageUrl: line.imageUrl,
+            })),
+          );
+          const row = await setStatus(tx, claimed, 'Processing', 'customer', 'Paid by card', {
+            paymentStatus: 'Paid',
+            transactionId: charge.transactionId,
+            cardBrand: charge.cardBrand,
+            cardLast4: charge.last4,
+            subtotalCents: totals.subtotalCents,
+            gstCents: totals.gstCents,
+            shippingCents: totals.shippingCents,
+            totalCents: totals.totalCents,
+          });
+          await clearSavedCart(tx, buyer.userId);
+          return { row, replayed: false };
         });
-        if (charge.status === 'declined') throw new PaymentDeclinedError(charge.message);
-        await tx.insert(orderItems).values(
-          lines.map((line) => ({
-            orderId: claimed.id,
-            productId: line.productId,
-            productName: line.name,
-            variantId: line.variantId ?? null,
-            variantName: line.variantName,
-            sku: line.sku,
-            unitPriceCents: line.unitPriceCents,
-            quantity: line.quantity,
-            imageUrl: line.imageUrl,
-          })),
-        );
-        const row = await setStatus(tx, claimed, 'Processing', 'customer', 'Paid by card', {
-          paymentStatus: 'Paid',
-          transactionId: charge.transactionId,
-          cardBrand: charge.cardBrand,
-          cardLast4: charge.last4,
-          subtotalCents: totals.subtotalCents,
-          gstCents: totals.gstCents,
-          shippingCents: totals.shippingCents,
-          totalCents: totals.totalCents,
+      type Outcome = { row: OrderRow; replayed: boolean } | { declined: string };
+      const place = (): Promise<Outcome> =>
+        placeInTransaction().catch((error: unknown) => {
+          if (error instanceof DeclinedInTransaction) return { declined: error.declineMessage };
+          throw error;
         });
-        await clearSavedCart(tx, buyer.userId);
-        return { row, replayed: false };
-      });
+      // Requests with one key take turns (in this process), so a retried or doubled request waits
+      // for the first and answers its order instead of counting as another card attempt.
+      const outcome = await oneAtATime(buyer.userId, input.sessionId, async () =>
+        // A key that already placed its order answers it (or 422) without counting as a card attempt.
+        // The caps are counted outside the transaction: the embedded database has one connection.
+        (await findByKey(db, buyer.userId, input.sessionId))
+          ? place()
+          : cardVelocity.attempt(
+              {
+                userId: buyer.userId,
+                address: buyer.address ?? null,
+                cardNumber: source.kind === 'card' ? source.number : null,
+                purpose: 'order',
+              },
+              place,
+              (attempt) => 'declined' in attempt,
+            ),
+      );
+      if ('declined' in outcome) throw new PaymentDeclinedError(outcome.declined);
+      const result = outcome;
       const [order] = await hydrate(db, [result.row]);
       if (!order) throw new Error('A placed order could not be read back');
       if (!result.replayed) {

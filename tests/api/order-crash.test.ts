@@ -13,11 +13,13 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passesLuhn } from '../../contracts/orders.ts';
 import { type DatabaseHandle, openDatabase } from '../../db/client.ts';
 import { orderItems, orders, products } from '../../db/schema.ts';
 import { seedCatalogue } from '../../db/seed/seed-catalogue.ts';
@@ -42,6 +44,58 @@ interface Line {
 interface Buyer {
   email: string;
   token: string;
+  /** The loopback address this shopper sends from, and the card they pay with: each their own. */
+  address: string;
+  card: string;
+}
+
+/**
+ * A Luhn-valid card of its own for each shopper (PAYMENT_DECLINE_RATE is 0: any valid card pays).
+ * The caps on card attempts count each attempt up front, and an attempt a kill cuts off is never
+ * given back, so each client starts again after a kill as a new shopper from a new address.
+ */
+function cardFor(seed: number): string {
+  const body = `4111${String(seed).padStart(11, '0')}`;
+  for (let check = 0; check <= 9; check += 1) if (passesLuhn(`${body}${check}`)) return `${body}${check}`;
+  return APPROVE_CARD;
+}
+
+/** A JSON request sent from one loopback address (fetch cannot choose the address it sends from). */
+function send(
+  baseUrl: string,
+  from: string,
+  method: 'POST' | 'GET',
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; json: () => unknown; text: string }> {
+  return new Promise((done, fail) => {
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const request = httpRequest(
+      `${baseUrl}${path}`,
+      {
+        method,
+        localAddress: from,
+        agent: false,
+        timeout: 30_000,
+        headers: {
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', fail);
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          done({ status: response.statusCode ?? 0, text, json: () => JSON.parse(text) });
+        });
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error('timed out')));
+    request.on('error', fail);
+    request.end(payload);
+  });
 }
 
 interface PlacedOrder {
@@ -64,7 +118,7 @@ function orderBody(buyer: Buyer, sessionId: string, lines: Line[]) {
     userEmail: buyer.email,
     orderItems: lines,
     paymentMethod: 'credit_card',
-    cardData: { Number: APPROVE_CARD, Expiry: EXPIRY, Cvc: '321', Name: 'Crash Buyer' },
+    cardData: { Number: buyer.card, Expiry: EXPIRY, Cvc: '321', Name: 'Crash Buyer' },
     shippingAddress: {
       fullName: 'Crash Buyer',
       addressLine1: '9 Power Cut Road',
@@ -256,31 +310,43 @@ for (const { kind, skip } of kinds) {
       const started = performance.now();
       await shop.start();
 
-      // A few shoppers, registered through the API as real ones are (well under the 30 a window allowed).
+      // A few shoppers, registered through the API as real ones are, each from an address of its
+      // own; after every kill each client goes on as a new one (see cardFor).
       const buyers: Buyer[] = [];
-      for (let index = 0; index < CLIENTS; index += 1) {
-        const email = `crash.${kind}.${index}.${Date.now()}@example.com`;
-        const response = await fetch(`${shop.baseUrl}/api/auth/register`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            firstName: 'Crash',
-            lastName: `Buyer ${index}`,
-            email,
-            password: 'crash-test-password-7',
-            phoneNumber: '0412 345 678',
-            address: {
-              addressLine1: '9 Power Cut Road',
-              city: 'Hobart',
-              state: 'TAS',
-              postalCode: '7000',
-              country: 'Australia',
+      async function registerShoppers(life: number): Promise<Buyer[]> {
+        const made: Buyer[] = [];
+        for (let index = 0; index < CLIENTS; index += 1) {
+          const address = `127.0.${life + 1}.${index + 1}`;
+          const email = `crash.${kind}.${life}.${index}.${Date.now()}@example.com`;
+          const response = await send(shop.baseUrl, address, 'POST', '/api/auth/register', {
+            body: {
+              firstName: 'Crash',
+              lastName: `Buyer ${index}`,
+              email,
+              password: 'crash-test-password-7',
+              phoneNumber: '0412 345 678',
+              address: {
+                addressLine1: '9 Power Cut Road',
+                city: 'Hobart',
+                state: 'TAS',
+                postalCode: '7000',
+                country: 'Australia',
+              },
             },
-          }),
-        });
-        expect(response.status, await response.clone().text()).toBe(201);
-        buyers.push({ email, token: ((await response.json()) as { token: string }).token });
+          });
+          expect(response.status, response.text).toBe(201);
+          const buyer = {
+            email,
+            token: (response.json() as { token: string }).token,
+            address,
+            card: cardFor(life * CLIENTS + index + 1),
+          };
+          made.push(buyer);
+          buyers.push(buyer);
+        }
+        return made;
       }
+      let shoppers = await registerShoppers(0);
 
       const placed: PlacedOrder[] = [];
       const cutOff: CutOff[] = [];
@@ -294,14 +360,9 @@ for (const { kind, skip } of kinds) {
       let inFlight = 0;
 
       const post = (buyer: Buyer, body: unknown) =>
-        fetch(`${shop.baseUrl}/api/orders`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${buyer.token}` },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(30_000),
-        });
+        send(shop.baseUrl, buyer.address, 'POST', '/api/orders', { token: buyer.token, body });
 
-      async function client(buyer: Buyer): Promise<void> {
+      async function client(slot: number): Promise<void> {
         while (!stopping) {
           if (!up) {
             await serverUp;
@@ -310,13 +371,14 @@ for (const { kind, skip } of kinds) {
           sequence += 1;
           const chosen = [...productIds].sort(() => Math.random() - 0.5).slice(0, randomBetween(1, 3));
           const lines = chosen.map((productId) => ({ productId, quantity: randomBetween(1, 3) }));
+          const buyer = shoppers[slot] as Buyer;
           const body = orderBody(buyer, `session_${Date.now()}_${kind}_${sequence}`, lines);
-          let response: Response;
+          let response: Awaited<ReturnType<typeof post>>;
           let answer: { status?: string; message?: string; order?: { id: number } };
           inFlight += 1;
           try {
             response = await post(buyer, body);
-            answer = (await response.json()) as typeof answer;
+            answer = response.json() as typeof answer;
           } catch {
             // The kill cut this request off: it may or may not have committed.
             cutOff.push({ buyer, body });
@@ -365,7 +427,7 @@ for (const { kind, skip } of kinds) {
       async function replayCutOff(): Promise<void> {
         for (const request of cutOff.splice(0)) {
           const response = await post(request.buyer, request.body);
-          const answer = (await response.json()) as { status?: string; message?: string; order?: { id: number } };
+          const answer = response.json() as { status?: string; message?: string; order?: { id: number } };
           if ((response.status === 200 || response.status === 201) && answer.status === 'succeeded' && answer.order) {
             placed.push({
               buyer: request.buyer,
@@ -380,7 +442,7 @@ for (const { kind, skip } of kinds) {
         }
       }
 
-      const clients = buyers.map((buyer) => client(buyer));
+      const clients = shoppers.map((_, slot) => client(slot));
       let cutOffTotal = 0;
       const windows: number[] = [];
       try {
@@ -403,6 +465,7 @@ for (const { kind, skip } of kinds) {
           await shop.start();
           await checkPlacedAreThere(`after kill ${kill}`);
           await replayCutOff();
+          shoppers = await registerShoppers(kill);
           up = true;
           upAgain();
         }
