@@ -29,32 +29,53 @@ const when = new Intl.DateTimeFormat('en-AU', {
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(request, context);
-  const { memberships, paymentMethods } = context.get(shopContext);
-  const [membership, methods] = await Promise.all([
+  const { memberships, paymentMethods, accounts, shop } = context.get(shopContext);
+  const [membership, methods, signIn] = await Promise.all([
     memberships.get(viewer.user.id),
     paymentMethods.list(viewer.user.id),
+    accounts.signInMethods(viewer.user.id),
   ]);
-  return { membership, name: viewer.user.name, email: viewer.user.email, methods };
+  // An account made with Google has no password: a fresh Google sign-in confirms the join instead.
+  const googleConfirmed =
+    !signIn.password &&
+    (await accounts.confirmIdentity(viewer.user.id, viewer.sessionId, null).then(
+      () => true,
+      () => false,
+    ));
+  return {
+    membership,
+    name: viewer.user.name,
+    email: viewer.user.email,
+    methods,
+    hasPassword: signIn.password,
+    googleConfirmed,
+    googleSignIn: shop.googleSignIn,
+  };
 }
+
+/** Stands in for the password fields the form leaves out for an account without a password (the service ignores it). */
+const NO_PASSWORD_PLACEHOLDER = 'google-confirmed';
 
 type ActionResult = { ok: boolean; message: string; errors?: FieldErrors; plan?: string };
 
 /** `intent=join` (pays the first month, then /welcome), `intent=switch` with `plan`, `intent=cancel`. */
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireViewer(request, context);
-  const { memberships } = context.get(shopContext);
+  const { memberships, accounts } = context.get(shopContext);
+  const address = context.get(requestContext).clientAddress;
   const form = await readUrlEncodedForm(request, 8 * 1024);
   const intent = form.get('intent');
   try {
     if (intent === 'join') {
       const savedMethod = form.get('payWith');
       const useSaved = savedMethod && savedMethod !== 'new';
+      const { password: hasPassword } = await accounts.signInMethods(viewer.user.id);
       const parsed = joinMembershipSchema.safeParse({
         plan: form.get('plan') ?? '',
         name: form.get('name') ?? '',
         email: form.get('email') ?? '',
-        password: form.get('password') ?? '',
-        confirmPassword: form.get('confirmPassword') ?? '',
+        password: hasPassword ? (form.get('password') ?? '') : NO_PASSWORD_PLACEHOLDER,
+        confirmPassword: hasPassword ? (form.get('confirmPassword') ?? '') : NO_PASSWORD_PLACEHOLDER,
         cardData: useSaved
           ? null
           : {
@@ -81,17 +102,16 @@ export async function action({ request, context }: Route.ActionArgs) {
           { status: 400 },
         );
       }
-      await memberships.join(viewer.user.id, parsed.data, { address: context.get(requestContext).clientAddress });
+      await memberships.join(viewer.user.id, parsed.data, {
+        address,
+        confirmWithGoogle: () => accounts.confirmIdentity(viewer.user.id, viewer.sessionId, null, { address }),
+      });
       return redirect('/welcome');
     }
     if (intent === 'switch') {
       const plan = planNamed(form.get('plan') ?? '');
       if (!plan) throw data('Unknown plan', { status: 400 });
-      const changed = await memberships.changePlan(
-        viewer.user.id,
-        { plan: plan.id },
-        { address: context.get(requestContext).clientAddress },
-      );
+      const changed = await memberships.changePlan(viewer.user.id, { plan: plan.id }, { address });
       return data<ActionResult>({
         ok: true,
         message:
@@ -110,7 +130,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       await memberships.changePlan(
         viewer.user.id,
         { plan: current.pendingPlan ?? current.plan, paymentMethodId: methodId },
-        { address: context.get(requestContext).clientAddress },
+        { address },
       );
       return data<ActionResult>({ ok: true, message: 'Your renewals will be charged to that card.' });
     }
@@ -168,7 +188,7 @@ function PlanCards({ current }: { current?: string }) {
 }
 
 export default function MembershipPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { membership, name, email, methods } = loaderData;
+  const { membership, name, email, methods, hasPassword, googleConfirmed, googleSignIn } = loaderData;
   const result = actionData as ActionResult | undefined;
   const errors = result?.errors;
   const field = { form: 'membership', errors } as const;
@@ -313,23 +333,57 @@ export default function MembershipPage({ loaderData, actionData }: Route.Compone
               hint="Your account's e-mail"
               required
             />
-            <TextField
-              {...field}
-              name="password"
-              label="Password"
-              type="password"
-              autoComplete="current-password"
-              hint="Your account's password"
-              required
-            />
-            <TextField
-              {...field}
-              name="confirmPassword"
-              label="Confirm password"
-              type="password"
-              autoComplete="current-password"
-              required
-            />
+            {hasPassword ? (
+              <>
+                <TextField
+                  {...field}
+                  name="password"
+                  label="Password"
+                  type="password"
+                  autoComplete="current-password"
+                  hint="Your account's password"
+                  required
+                />
+                <TextField
+                  {...field}
+                  name="confirmPassword"
+                  label="Confirm password"
+                  type="password"
+                  autoComplete="current-password"
+                  required
+                />
+              </>
+            ) : (
+              <div
+                className="rounded border border-gray-200 bg-gray-50 p-4 text-sm sm:col-span-2"
+                data-testid="google-only"
+              >
+                {googleConfirmed ? (
+                  <p>You confirmed it is you with Google: you can join for the next few minutes.</p>
+                ) : (
+                  <>
+                    <p>
+                      Your account signs in with Google and has no password. To join, confirm it is you with Google, or
+                      set a password first.
+                    </p>
+                    <div className="mt-3 flex flex-wrap items-center gap-3">
+                      {googleSignIn ? (
+                        // A plain link: the sign-in starts with a redirect to Google, which a form's CSP form-action would block.
+                        <a
+                          href={`/auth/google?redirectTo=${encodeURIComponent('/membership')}`}
+                          className="inline-block rounded bg-accent px-5 py-2.5 font-semibold text-ink hover:bg-accent-dark"
+                        >
+                          Confirm with Google
+                        </a>
+                      ) : null}
+                      <Link to="/account-settings?tab=password" className="font-semibold text-navy-800 underline">
+                        Set a password
+                      </Link>
+                    </div>
+                  </>
+                )}
+              </div>
+            )}
             {methods.length > 0 ? (
               <fieldset className="sm:col-span-2">
                 <legend className="text-sm font-semibold">Pay with</legend>

@@ -49,7 +49,7 @@ const membershipSchema = z
 
 /** Membership, points and redemptions (membership issue). All need a signed-in shopper. */
 export const membershipRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { memberships, points, orders } = app.services;
+  const { memberships, points, orders, accounts } = app.services;
   const tags = ['Membership'];
   app.addHook('onRequest', requireUser);
   const userOf = async (request: Parameters<typeof authOf>[0]) => (await authOf(request)).session.user;
@@ -72,13 +72,19 @@ export const membershipRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Join a plan: checks your password, pays the first month by card (saved, last 4 and expiry only, to pay renewals) or a saved method',
+          'Join a plan: checks your password (an account made with Google: a Google sign-in of this session within 10 minutes, the password field ignored), pays the first month by card (saved, last 4 and expiry only, to pay renewals) or a saved method',
         body: joinMembershipSchema,
-        response: { 201: membershipSchema, ...errorResponses(400, 401, 402, 404, 409, 429) },
+        response: { 201: membershipSchema, ...errorResponses(400, 401, 402, 403, 404, 409, 429) },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await memberships.join((await userOf(request)).id, request.body, { address: request.ip })),
+    async (request, reply) => {
+      const { session } = await authOf(request);
+      const address = request.ip;
+      const confirmWithGoogle = () => accounts.confirmIdentity(session.user.id, session.id, null, { address });
+      return reply
+        .code(201)
+        .send(await memberships.join(session.user.id, request.body, { address, confirmWithGoogle }));
+    },
   );
 
   app.put(

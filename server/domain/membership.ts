@@ -58,6 +58,13 @@ export interface MembershipView {
 type MembershipRow = typeof memberships.$inferSelect;
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
+/** Who is joining: the client address (for the limits) and, for an account without a password, how this session confirms it is the owner. */
+interface JoinMeta {
+  address?: string | null;
+  /** Resolves when the session proved itself with Google just now; throws (403) otherwise. */
+  confirmWithGoogle?: () => Promise<unknown>;
+}
+
 /** A cancelled membership ends when the period it was paid for runs out (the renewal job also records it). */
 function statusOf(row: Pick<MembershipRow, 'status' | 'renewsOn'>, now = Date.now()): MembershipStatus {
   return row.status === 'cancelling' && row.renewsOn.getTime() <= now ? 'cancelled' : row.status;
@@ -148,10 +155,18 @@ export function createMemberships({
     };
   }
 
-  async function confirmPassword(userId: number, password: string, address: string | null) {
-    const verdict = await currentPassword.check(userId, password, { address });
+  /**
+   * The account's password confirms the join; an account made with Google has none, so the
+   * caller's `confirmWithGoogle` (a fresh Google sign-in of this session: accounts.confirmIdentity,
+   * 403 otherwise) does, and without one the answer says to confirm with Google, never "incorrect".
+   */
+  async function confirmOwner(userId: number, password: string, meta: JoinMeta) {
+    const verdict = await currentPassword.check(userId, password, { address: meta.address ?? null });
     if (verdict === 'ok') return;
-    // A Google-made account has no password: "incorrect" would send its owner round in circles.
+    if (verdict === 'no-password' && meta.confirmWithGoogle) {
+      await meta.confirmWithGoogle();
+      return;
+    }
     const message = verdict === 'no-password' ? MEMBERSHIP_MESSAGES.noPassword : MEMBERSHIP_MESSAGES.wrongPassword;
     throw new ValidationError(message, { password: [message] });
   }
@@ -285,21 +300,22 @@ export function createMemberships({
     },
 
     /**
-     * Joins: confirms the password (10 checks per account per 15 minutes), charges the first
+     * Joins: confirms the password (10 checks per account per 15 minutes; a Google-only account
+     * through `meta.confirmWithGoogle`), charges the first
      * month by card (saved as the membership's method) or a saved method, through the
      * card-attempt caps. 409 while a membership or another join is live; 402 on decline.
      */
     async join(
       userId: number,
       input: { plan: MembershipPlanId; password: string; cardData?: CardData | null; paymentMethodId?: number | null },
-      meta: { address?: string | null } = {},
+      meta: JoinMeta = {},
     ): Promise<MembershipView> {
       const address = meta.address ?? null;
       const existing = await rowOf(userId);
       if (existing && isLive(existing)) throw new ConflictError(MEMBERSHIP_MESSAGES.alreadyMember);
       const [user] = await db.select().from(users).where(eq(users.id, userId));
       if (!user) throw new NotFoundError('Account not found');
-      await confirmPassword(userId, input.password, address);
+      await confirmOwner(userId, input.password, meta);
       const payer = await payerOf(userId, input);
       if (!payer) throw new ValidationError(MEMBERSHIP_MESSAGES.noPaymentMethod);
       const plan = planNamed(input.plan)!;
