@@ -12,10 +12,13 @@ import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf, fieldErrorsOf, formValues } from '../lib/form-errors.ts';
 import { pageUrl } from '../lib/page-url.ts';
 import { requestContext } from '../lib/request-context.ts';
-import { retryAfterHeaders } from '../lib/retry-after.ts';
+import { retryAfterHeaders, retryAfterPageHeaders } from '../lib/retry-after.ts';
 import { redirectSignedOut, requireViewer } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/account-settings';
+
+/** A refused try (429) tells the browser when to come back. */
+export const headers = retryAfterPageHeaders;
 
 const TABS = [
   { id: 'profile', label: 'Profile Information' },

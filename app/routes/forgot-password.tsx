@@ -7,9 +7,12 @@ import { RouteFailure } from '../components/account/route-failure.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf, fieldErrorsOf } from '../lib/form-errors.ts';
 import { requestContext } from '../lib/request-context.ts';
-import { retryAfterHeaders } from '../lib/retry-after.ts';
+import { retryAfterHeaders, retryAfterPageHeaders } from '../lib/retry-after.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/forgot-password';
+
+/** A refused try (429) tells the browser when to come back. */
+export const headers = retryAfterPageHeaders;
 
 type ActionResult =
   | { status: 'sent'; email: string }

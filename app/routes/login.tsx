@@ -8,10 +8,13 @@ import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf, fieldErrorsOf, formValues } from '../lib/form-errors.ts';
 import { pageUrl } from '../lib/page-url.ts';
 import { requestContext } from '../lib/request-context.ts';
-import { retryAfterHeaders } from '../lib/retry-after.ts';
+import { retryAfterHeaders, retryAfterPageHeaders } from '../lib/retry-after.ts';
 import { getViewer, redirectSignedIn, returnTarget } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/login';
+
+/** A refused try (429) tells the browser when to come back. */
+export const headers = retryAfterPageHeaders;
 
 const FORM_MAX_BYTES = 8 * 1024;
 

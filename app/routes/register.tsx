@@ -14,9 +14,13 @@ import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf, fieldErrorsOf, formValues } from '../lib/form-errors.ts';
 import { pageUrl } from '../lib/page-url.ts';
 import { requestContext } from '../lib/request-context.ts';
+import { retryAfterHeaders, retryAfterPageHeaders } from '../lib/retry-after.ts';
 import { getViewer, redirectSignedIn, returnTarget } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/register';
+
+/** A refused try (429) tells the browser when to come back. */
+export const headers = retryAfterPageHeaders;
 
 const FORM_MAX_BYTES = 16 * 1024;
 
@@ -57,8 +61,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readUrlEncodedForm(request, FORM_MAX_BYTES);
   const values = formValues(form, FIELDS);
   const { password: _password, confirmPassword: _confirm, ...keep } = values;
-  const fail = (message: string, errors: FieldErrors, status: number) =>
-    data<ActionResult>({ message, errors, values: keep }, { status });
+  const fail = (message: string, errors: FieldErrors, status: number, headers?: Record<string, string>) =>
+    data<ActionResult>({ message, errors, values: keep }, { status, headers });
 
   const body = {
     firstName: values.firstName,
@@ -101,7 +105,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     const failure = domainFailureOf(error);
     if (!failure) console.error('Registration failed', error);
-    return fail(failure?.message ?? 'Registration failed', failure?.errors ?? {}, failure?.status ?? 500);
+    return fail(
+      failure?.message ?? 'Registration failed',
+      failure?.errors ?? {},
+      failure?.status ?? 500,
+      retryAfterHeaders(error),
+    );
   }
 }
 

@@ -8,10 +8,13 @@ import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf, fieldErrorsOf } from '../lib/form-errors.ts';
 import { pageUrl } from '../lib/page-url.ts';
 import { requestContext } from '../lib/request-context.ts';
-import { retryAfterHeaders } from '../lib/retry-after.ts';
+import { retryAfterHeaders, retryAfterPageHeaders } from '../lib/retry-after.ts';
 import { redirectSignedOut } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/reset-password';
+
+/** A refused try (429) tells the browser when to come back. */
+export const headers = retryAfterPageHeaders;
 
 /** `/reset-password?token=…` from the e-mailed link. `{ token }` (empty when the link has none). */
 export function loader({ request }: Route.LoaderArgs) {
