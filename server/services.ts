@@ -171,7 +171,7 @@ export function createShopServices(
       searchAnswers,
       catalogVersion: infra.catalogVersion,
     },
-    contact: createContactService(db),
+    contact: createContactService(db, infra.counters),
     accounts: createAccounts({
       db,
       sessions,

@@ -11,6 +11,7 @@ import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { OpeningHours } from '../components/opening-hours.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
+import { requestContext } from '../lib/request-context.ts';
 import { absoluteUrl, pageMeta, publicOrigin, storeJsonLd } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/contact';
@@ -72,7 +73,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionResult>({ status: 'invalid', errors: fieldErrors, values }, { status: 400 });
   }
   try {
-    const created = await context.get(shopContext).contact.send(parsed.data);
+    const created = await context
+      .get(shopContext)
+      .contact.send(parsed.data, { clientAddress: context.get(requestContext).clientAddress });
     return data<ActionResult>({
       status: 'sent',
       reference: created.id,

@@ -15,7 +15,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Shop'],
         summary: 'Send the shop a message (stored; the shop replies by e-mail)',
         description:
-          'JSON body. Blank optional fields count as not given. At most 5 messages per sender every 15 minutes (429 after that).',
+          'JSON body. Blank optional fields count as not given. At most 5 messages per client address every 15 minutes, counted with the page form (429 with Retry-After after that).',
         body: contactMessageSchema,
         response: { 201: contactMessageCreatedSchema, ...errorResponses(400, 429) },
       },

@@ -141,7 +141,7 @@ describe('POST /api/contact', () => {
     expect(response.statusCode).toBe(415);
   });
 
-  it(`allows ${CONTACT_RATE_LIMIT.limit} messages per sender, then answers 429 with Retry-After`, async () => {
+  it(`allows ${CONTACT_RATE_LIMIT.limit} messages per client address, then answers 429 with Retry-After`, async () => {
     const ip = '192.0.2.10';
     for (let index = 0; index < CONTACT_RATE_LIMIT.limit; index += 1) {
       const response = await post(valid, { ip, email: `burst-${index}@example.com` });
@@ -155,14 +155,11 @@ describe('POST /api/contact', () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(CONTACT_RATE_LIMIT.windowMs / 1000);
 
-    // Same e-mail address from another client address: limited too.
-    for (let index = 0; index < CONTACT_RATE_LIMIT.limit; index += 1) {
-      expect((await post(valid, { email: 'one-sender@example.com' })).statusCode).toBe(201);
+    // The typed e-mail is not a key (anyone could type someone else's): the same e-mail from
+    // other client addresses is not limited.
+    for (let index = 0; index <= CONTACT_RATE_LIMIT.limit; index += 1) {
+      expect((await post(valid, { email: 'burst-0@example.com' })).statusCode).toBe(201);
     }
-    expect((await post(valid, { email: 'ONE-SENDER@example.com' })).statusCode).toBe(429);
-
-    // Someone else is not affected.
-    expect((await post(valid, { email: 'someone-else@example.com' })).statusCode).toBe(201);
   });
 
   it('is documented in the OpenAPI description', async () => {

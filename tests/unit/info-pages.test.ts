@@ -3,7 +3,6 @@ import { countdownParts, describeCountdown, msUntilNextTick } from '../../app/li
 import { directionsUrl, friendlyMapError, isMapsKeyError, MAP_ERRORS } from '../../app/lib/google-maps.ts';
 import { describeOpeningStatus, formatHours, localTime, openingStatus } from '../../app/lib/opening-hours.ts';
 import { contactMessageSchema, parseOrderNumber } from '../../contracts/contact.ts';
-import { createFixedWindowLimiter } from '../../server/domain/contact.ts';
 import { DEMO_KIT_COUNTDOWN_MS, demoKitLaunchDate } from '../../server/domain/kit-launch.ts';
 import { OPENING_HOURS } from '../../server/domain/shop.ts';
 
@@ -180,37 +179,6 @@ describe('contact message schema', () => {
     expect(parseOrderNumber(' HT-100042 ')).toBe('HT-100042');
     expect(parseOrderNumber('<script>')).toBeUndefined();
     expect(parseOrderNumber(null)).toBeUndefined();
-  });
-});
-
-describe('contact rate limiter', () => {
-  it('allows the limit per window, then refuses with the time left, then allows again', () => {
-    let now = 0;
-    const limiter = createFixedWindowLimiter({ limit: 2, windowMs: 60_000, now: () => now });
-    expect(limiter.take(['a'])).toEqual({ allowed: true });
-    expect(limiter.take(['a'])).toEqual({ allowed: true });
-    now = 15_000;
-    expect(limiter.take(['a'])).toEqual({ allowed: false, retryAfterMs: 45_000 });
-    expect(limiter.take(['b'])).toEqual({ allowed: true });
-    now = 60_000;
-    expect(limiter.take(['a'])).toEqual({ allowed: true });
-  });
-
-  it('counts nothing when any key is over its limit', () => {
-    const limiter = createFixedWindowLimiter({ limit: 1, windowMs: 60_000, now: () => 0 });
-    limiter.take(['email:a']);
-    expect(limiter.take(['email:a', 'client:1']).allowed).toBe(false);
-    // client:1 was not charged for the refused attempt.
-    expect(limiter.take(['email:b', 'client:1']).allowed).toBe(true);
-  });
-
-  it('forgets expired windows once it tracks many keys', () => {
-    let now = 0;
-    const limiter = createFixedWindowLimiter({ limit: 1, windowMs: 1000, now: () => now, maxKeys: 3 });
-    for (const key of ['a', 'b', 'c', 'd']) limiter.take([key]);
-    now = 2000;
-    limiter.take(['e']);
-    expect(limiter.take(['a']).allowed).toBe(true);
   });
 });
 
