@@ -37,6 +37,23 @@ export interface ImportReport {
 
 const MAX_ROWS = 50_000;
 
+/** What a spreadsheet reads as the start of a formula (OWASP "CSV Injection"), and the escape itself. */
+const NEEDS_ESCAPE = /^[=+\-@\t\r']/;
+
+/**
+ * A cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a
+ * carriage return) gets a leading `'`, which shows it as text. So does a cell that already
+ * starts with `'`, so that `unescapeCsvCell` can take exactly one leading `'` off every cell.
+ */
+export function escapeCsvCell(value: string): string {
+  return NEEDS_ESCAPE.test(value) ? `'${value}` : value;
+}
+
+/** The import's half of `escapeCsvCell`: one leading `'` off, so an export imported again changes nothing. */
+export function unescapeCsvCell(value: string): string {
+  return value.startsWith("'") ? value.slice(1) : value;
+}
+
 /** Every product as CSV, one row per product, names for brand, category and subcategory. */
 export async function exportProductsCsv(db: Database): Promise<string> {
   const rows = await db
@@ -64,14 +81,27 @@ export async function exportProductsCsv(db: Database): Promise<string> {
     .innerJoin(subcategories, eq(subcategories.id, products.subcategoryId))
     .orderBy(asc(products.id));
   return stringify(
-    rows.map((row) => ({
-      ...row,
-      price: centsToDollars(row.priceCents).toFixed(2),
-      discountPrice: row.discountPriceCents === null ? '' : centsToDollars(row.discountPriceCents).toFixed(2),
-      weight: row.weightGrams === null ? '' : String(row.weightGrams / 1000),
-      isFeatured: row.isFeatured ? 'true' : 'false',
-      isActive: row.isActive ? 'true' : 'false',
-    })),
+    rows.map((row) => {
+      const cells: Record<(typeof PRODUCT_CSV_COLUMNS)[number], string> = {
+        sku: row.sku,
+        name: row.name,
+        description: row.description,
+        brand: row.brand,
+        category: row.category,
+        subcategory: row.subcategory,
+        price: centsToDollars(row.priceCents).toFixed(2),
+        discountPrice: row.discountPriceCents === null ? '' : centsToDollars(row.discountPriceCents).toFixed(2),
+        stockQuantity: String(row.stockQuantity),
+        weight: row.weightGrams === null ? '' : String(row.weightGrams / 1000),
+        dimensions: row.dimensions ?? '',
+        warrantyPeriod: row.warrantyPeriod ?? '',
+        tagLine: row.tagLine ?? '',
+        isFeatured: row.isFeatured ? 'true' : 'false',
+        isActive: row.isActive ? 'true' : 'false',
+        specifications: row.specifications,
+      };
+      return Object.fromEntries(Object.entries(cells).map(([column, value]) => [column, escapeCsvCell(value)]));
+    }),
     { header: true, columns: [...PRODUCT_CSV_COLUMNS] },
   );
 }
@@ -98,6 +128,8 @@ export async function importProductsCsv(db: Database, csv: string, actor: Actor)
       trim: true,
       bom: true,
       max_record_size: 100_000,
+      // The export's formula escape comes off every cell (escapeCsvCell).
+      cast: (value, context) => (context.header ? value : unescapeCsvCell(value)),
     });
   } catch (error) {
     return {
