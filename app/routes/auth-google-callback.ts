@@ -50,10 +50,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       await accounts.proveSessionWithGoogle(userId, viewer.sessionId);
       return redirect(returnTarget(pending.redirectTo), { headers });
     }
-    const signedIn = await accounts.startSession(userId, {
-      userAgent: request.headers.get('user-agent') ?? undefined,
-      address: clientAddress,
-    });
+    const signedIn = await accounts.startSession(
+      userId,
+      { userAgent: request.headers.get('user-agent') ?? undefined, address: clientAddress },
+      'google',
+    );
     headers.append('Set-Cookie', sessionCookie(signedIn.token, signedIn.expiresAt, secureCookies));
     return redirect(returnTarget(pending.redirectTo), { headers });
   } catch (error) {

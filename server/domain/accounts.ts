@@ -343,9 +343,13 @@ export function createAccounts({
       return startSessionFor(user, meta, 'password');
     },
 
-    /** Starts a session for a user Google has just vouched for (its confirmations then count as fresh). */
-    async startSession(userId: number, meta: SessionMeta = {}): Promise<SignedIn> {
-      return startSessionFor(await requireUser(userId), meta, 'google');
+    /**
+     * Starts a session for a user proven by another means than this service's password check,
+     * saying which: 'google' (a Google sign-in just vouched for them) makes the session's
+     * confirmations of a Google-only account fresh for 10 minutes.
+     */
+    async startSession(userId: number, meta: SessionMeta, provenBy: IdentityConfirmation): Promise<SignedIn> {
+      return startSessionFor(await requireUser(userId), meta, provenBy);
     },
 
     /**

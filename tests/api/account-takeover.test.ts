@@ -230,8 +230,8 @@ describe('accounts that cannot be pre-taken, and confirmations', () => {
         givenName: 'Gigi',
         familyName: 'Oogle',
       });
-      const stale = await accounts.startSession(userId, {});
-      const fresh = await accounts.startSession(userId, {});
+      const stale = await accounts.startSession(userId, {}, 'google');
+      const fresh = await accounts.startSession(userId, {}, 'google');
       await shop.database.db
         .update(sessions)
         .set({ provenAt: new Date(Date.now() - 11 * 60_000) })
