@@ -10,6 +10,7 @@ import {
   PAYMENT_PROVIDERS,
   PAYMENT_TYPES,
 } from './account-fields.ts';
+import { containsCardNumber } from './card-numbers.ts';
 
 /*
  * One zod schema per input of the account area, shared by the pages' actions and the
@@ -229,10 +230,13 @@ export type AddressInput = z.output<typeof addressInputSchema>;
 /** Keys that would carry a whole card number or its security code: refused, never stored or echoed. */
 const CARD_SECRET_KEY = /^(card.?number|number|pan|cvv2?|cvc2?|csc|security.?code|card.?data)$/i;
 
-/** A string or whole number of 12 to 19 digits (spaces and dashes ignored): what a card number looks like. */
+/**
+ * A string or whole number of 12 to 19 digits (spaces and dashes ignored), or text holding a
+ * Luhn-valid card number anywhere (containsCardNumber: "4242.4242.4242.4242", "pm_4111…").
+ */
 function looksLikeCardNumber(value: unknown): boolean {
   const text = typeof value === 'number' && Number.isInteger(value) ? String(value) : value;
-  return typeof text === 'string' && /^\d{12,19}$/.test(text.replace(/[\s-]/g, ''));
+  return typeof text === 'string' && (/^\d{12,19}$/.test(text.replace(/[\s-]/g, '')) || containsCardNumber(text));
 }
 
 /**

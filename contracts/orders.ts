@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailSchema } from './account.ts';
 import { COUNTRIES } from './account-fields.ts';
+import { passesLuhn } from './card-numbers.ts';
 
 /*
  * The checkout's inputs (spec §5 texts) and the order's shape (spec §3), shared by the
@@ -68,19 +69,8 @@ export const shippingAddressSchema = z
   .meta({ id: 'ShippingAddress' });
 export type ShippingAddress = z.output<typeof shippingAddressSchema>;
 
-/** Luhn's check digit: catches a mistyped digit before the gateway is asked. */
-export function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let index = 0; index < digits.length; index += 1) {
-    let digit = Number(digits[digits.length - 1 - index]);
-    if (index % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
+/** Luhn's check digit (contracts/card-numbers.ts), here too for the card form's callers. */
+export { passesLuhn };
 
 /** "04/29" → still valid at the end of April 2029. */
 export function isExpiryValid(expiry: string, now: Date = new Date()): boolean {

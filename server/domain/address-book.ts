@@ -1,7 +1,9 @@
 import type { Address, AddressInput, PaymentMethod, PaymentMethodInput } from '../../contracts/account.ts';
-import type { ADDRESS_TYPES } from '../../contracts/account-fields.ts';
+import { ACCOUNT_MESSAGES, type ADDRESS_TYPES } from '../../contracts/account-fields.ts';
+import { containsCardNumber } from '../../contracts/card-numbers.ts';
 import type { Database } from '../../db/client.ts';
 import { type AddressRow, addresses, type PaymentMethodRow, paymentMethods } from '../../db/schema.ts';
+import { ValidationError } from './errors.ts';
 import { createOwnedRecords } from './owned-records.ts';
 
 function toAddress(row: AddressRow): Address {
@@ -51,14 +53,26 @@ export function createAddressBook(db: Database) {
 
 /**
  * Saved payment methods: provider, type, last 4 digits and expiry only. The schema has
- * already refused any body carrying a card number or a security code.
+ * already refused any body carrying a card number or a security code; a card number in any
+ * text field is refused here too (400, ACCOUNT_MESSAGES.cardDataRefused).
  */
 export function createPaymentMethods(db: Database) {
   const records = createOwnedRecords(db, paymentMethods, 'Payment method not found');
-  const values = ({ isDefault: _isDefault, paymentMethodId, ...input }: PaymentMethodInput) => ({
-    ...input,
-    paymentMethodRef: paymentMethodId,
-  });
+  const values = ({ isDefault: _isDefault, paymentMethodId, ...input }: PaymentMethodInput) => {
+    // The schema refused these already; checked again here so no other caller can store one.
+    const texts = { ...input, paymentMethodId };
+    const carrying = Object.keys(texts).filter((field) => {
+      const value = texts[field as keyof typeof texts];
+      return typeof value === 'string' && containsCardNumber(value);
+    });
+    if (carrying.length > 0) {
+      throw new ValidationError(
+        ACCOUNT_MESSAGES.cardDataRefused,
+        Object.fromEntries(carrying.map((field) => [field, [ACCOUNT_MESSAGES.cardDataRefused]])),
+      );
+    }
+    return { ...input, paymentMethodRef: paymentMethodId };
+  };
   return {
     list: async (userId: number) => (await records.list(userId)).map(toPaymentMethod),
     get: async (userId: number, id: number) => toPaymentMethod(await records.get(userId, id)),
