@@ -35,8 +35,8 @@ import { createMailer } from './domain/mail.ts';
 import { createCatalogVersion } from './domain/search-answers.ts';
 import { createSecurityEvents } from './domain/security-events.ts';
 import { registerAuth } from './plugins/auth.ts';
-import { registerErrorHandler } from './plugins/errors.ts';
-import { loggerOptions } from './plugins/logging.ts';
+import { answerFrameworkError, registerErrorHandler } from './plugins/errors.ts';
+import { cleanConsoleErrors, loggerOptions } from './plugins/logging.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { openPageCache, type StorefrontOptions, storefrontPlugin } from './plugins/storefront.ts';
 import { createShopServices, type ShopServices } from './services.ts';
@@ -80,12 +80,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
     bodyLimit: 1_048_576,
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   // Responses are typed at compile time by the same zod schemas; re-validating every
   // response at run time would cost a third of the throughput, so they are only serialised.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // One error shape everywhere, the storefront's paths included (the API scope sets its own too).
+  registerErrorHandler(app, { notFound: !options.storefront });
+  cleanConsoleErrors();
 
   app.decorate('config', config);
   app.decorate('database', database);
@@ -214,11 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     maxAge: '1d',
   });
 
-  if (options.storefront) {
-    await app.register(storefrontPlugin, { ...options.storefront, pageCache });
-  } else {
-    registerErrorHandler(app);
-  }
+  if (options.storefront) await app.register(storefrontPlugin, { ...options.storefront, pageCache });
 
   return app;
 }

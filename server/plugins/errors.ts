@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { groupMessagesByField } from '../../contracts/field-errors.ts';
 import { DomainError, RateLimitedError } from '../domain/errors.ts';
@@ -18,9 +18,11 @@ const validationPlaces: Record<string, string> = {
 /**
  * The API's one error shape, `{ message, errors? }`. Bad input and domain errors
  * keep their 4xx status and message; anything unexpected is a 500 whose details
- * (stack, SQL) go to the log only.
+ * (stack, SQL) go to the log only, a database error's without its parameters (logging.ts).
+ * Set on the root scope too, so nothing outside /api answers a raw message or a stack;
+ * `notFound: false` leaves unknown paths to the storefront.
  */
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, options: { notFound?: boolean } = {}): void {
   app.setErrorHandler<FastifyError>((error, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       // A query or path parameter is one field to the client, even when zod checked it element by element.
@@ -54,9 +56,20 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again.' } satisfies ErrorBody);
   });
 
+  if (options.notFound === false) return;
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send({ message: `No API route for ${request.method} ${request.url.split('?')[0]}` });
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any route or error handler runs
+ * (a malformed URL), answered in the same `{ message }` shape.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  request.log.info({ err: error }, 'client error');
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  reply.code(status).send({ message: clientErrorMessage(error) } satisfies ErrorBody);
 }
 
 /** Fastify's own 4xx messages are safe to show, except parser internals. */

@@ -30,6 +30,17 @@ const SECRET_EMAIL = 'private.person@example.com';
 const HIDDEN = 'Something went wrong on our side. Please try again.';
 const built = existsSync(resolve(import.meta.dirname, '../../build/server/index.js'));
 
+/*
+ * What page actions write with console.error, captured from the start: the app cleans what
+ * reaches console.error once it is built, so the capture must be in place before.
+ */
+const consoleLines: string[] = [];
+const writeConsoleError = console.error;
+console.error = (...args: unknown[]) => {
+  consoleLines.push(args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 5 }))).join(' '));
+  writeConsoleError.apply(console, args);
+};
+
 const CONTACT = {
   name: 'Sam Builder',
   email: 'sam@example.com',
@@ -96,7 +107,6 @@ describe('database errors in the logs', () => {
   let database: DatabaseHandle;
   let dataDir: string;
   const lines: string[] = [];
-  const consoleLines: string[] = [];
 
   /** A query that fails on the database with the secrets among its parameters (and in PostgreSQL's own message). */
   const failingQuery = () => database.db.execute(sql`select ${SECRET}::int as hash, ${SECRET_EMAIL}::int as email`);
@@ -156,32 +166,25 @@ describe('database errors in the logs', () => {
 
   it("writes a page action's failure to the console with its SQL and code, not its parameters", async () => {
     vi.spyOn(app.services.contact, 'send').mockImplementation(failingQuery as never);
-    const original = console.error;
-    const capture = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
-      consoleLines.push(args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 5 }))).join(' '));
+    consoleLines.length = 0;
+    const context = new RouterContextProvider();
+    context.set(shopContext, app.services);
+    context.set(requestContext, {
+      viewer: null,
+      clientAddress: '10.66.0.2',
+      nonce: '',
+      secureCookies: false,
+      partFailed: () => {},
+      sharedPage: () => {},
     });
-    try {
-      const context = new RouterContextProvider();
-      context.set(shopContext, app.services);
-      context.set(requestContext, {
-        viewer: null,
-        clientAddress: '10.66.0.2',
-        nonce: '',
-        secureCookies: false,
-        partFailed: () => {},
-        sharedPage: () => {},
-      });
-      const request = new Request('http://localhost/contact', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ ...CONTACT, phone: '', orderNumber: '' }).toString(),
-      });
-      const result = (await contactAction({ request, context, params: {} } as never)) as { init?: { status?: number } };
-      expect(result.init?.status).toBe(500);
-    } finally {
-      capture.mockRestore();
-      expect(console.error).toBe(original);
-    }
+    const request = new Request('http://localhost/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...CONTACT, phone: '', orderNumber: '' }).toString(),
+    });
+    const result = (await contactAction({ request, context, params: {} } as never)) as { init?: { status?: number } };
+    expect(result.init?.status).toBe(500);
+
     const written = consoleLines.join('\n');
     expect(written).toContain('Storing a contact message failed');
     expect(written).toContain('select $1::int as hash');
