@@ -700,30 +700,6 @@ export const memberships = pgTable(
     renewsOn: timestamp('renews_on', { withTimezone: true }).notNull(),
     transactionId: text('transaction_id'),
     updatedAt: timestamps.updatedAt,
-  },
-  (t) => [
-    uniqueIndex('membership_charges_period_key').on(t.userId, t.periodStart, t.kind),
-    uniqueIndex('membership_charges_one_in_flight').on(t.userId).where(sql`status = 'pending'`),
-    check('membership_charges_amount_positive', sql`${t.amountCents} > 0`),
-  ],
-);
-
-/**
- * The loyalty points ledger: every earn (an order fulfilled), redeem (a redemption order) and
- * reverse (a cancellation or return) as a signed row. The balance is the sum; there is no
- * balance column to drift.
- */
-export const pointsLedger = pgTable(
-  'points_ledger',
-  {
-    id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['earn', 'redeem', 'reverse', 'adjust'] }).notNull(),
-    points: integer('points').notNull(),
-    orderId: integer('order_id').references(() => orders.id, { onDelete: 'set null' }),
-    note: text('note').notNull(),
     /** Start of the period paid for (renewsOn ends it): the base of pro-rated upgrades. */
     periodStartedAt: timestamp('period_started_at', { withTimezone: true }).notNull().defaultNow(),
     /** The saved method renewals charge; null when the shopper deleted it (renewals then decline). */
@@ -769,10 +745,34 @@ export const membershipCharges = pgTable(
     cardLast4: text('card_last4'),
     transactionId: text('transaction_id'),
     ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('membership_charges_period_key').on(t.userId, t.periodStart, t.kind),
+    uniqueIndex('membership_charges_one_in_flight').on(t.userId).where(sql`status = 'pending'`),
+    check('membership_charges_amount_positive', sql`${t.amountCents} > 0`),
+  ],
+);
+export type MembershipChargeRow = typeof membershipCharges.$inferSelect;
+
+/**
+ * The loyalty points ledger: every earn (an order fulfilled), redeem (a redemption order) and
+ * reverse (a cancellation or return) as a signed row. The balance is the sum; there is no
+ * balance column to drift.
+ */
+export const pointsLedger = pgTable(
+  'points_ledger',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['earn', 'redeem', 'reverse', 'adjust'] }).notNull(),
+    points: integer('points').notNull(),
+    orderId: integer('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    note: text('note').notNull(),
     createdAt: timestamps.createdAt,
     /**
      * When the entry counts towards the spendable balance: earned points 30 days after the order
-export type MembershipChargeRow = typeof membershipCharges.$inferSelect;
      * was fulfilled (the return window), everything else at once; null while a return of the
      * order is being decided.
      */

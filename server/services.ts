@@ -37,8 +37,8 @@ import { getPreferences, savePreferences } from './domain/preferences.ts';
 import { createReadCache } from './domain/read-cache.ts';
 import { autocomplete, searchCatalogue } from './domain/search.ts';
 import { createSearchAnswers } from './domain/search-answers.ts';
-import { ignoreSecurityEvents, type SecurityEvents } from './domain/security-events.ts';
 import { createSecondFactor } from './domain/second-factor.ts';
+import { ignoreSecurityEvents, type SecurityEvents } from './domain/security-events.ts';
 import { createSessionStore } from './domain/sessions.ts';
 import { describeShop } from './domain/shop.ts';
 import { listPageEntries, listProductEntries, listSitemapFiles } from './domain/sitemap.ts';
@@ -68,6 +68,7 @@ export function createShopServices(
   const securityEvents = infra.securityEvents ?? ignoreSecurityEvents;
   const currentPassword = createCurrentPasswordChecks({ db, counters: infra.counters, securityEvents });
   const cardVelocity = createCardVelocity({ db, counters: infra.counters, securityEvents });
+  const secondFactor = createSecondFactor({ db, shopName: config.shop.name, securityEvents });
   const gateway = infra.gateway ?? createSimulatedGateway({ declineRate: config.paymentDeclineRate });
   const catalogCache = createReadCache({ ttlMs: config.catalogCacheSeconds * 1000, maxEntries: 5000 });
   // Catalogue reads are pure functions of their arguments, so the arguments are the key.
@@ -178,9 +179,10 @@ export function createShopServices(
       counters: infra.counters,
       mailer: infra.mailer,
       shopName: config.shop.name,
-      linkOrigin: config.publicUrl ?? `http://localhost:${config.port}`,
+      linkOrigin: config.origin,
       currentPassword,
       securityEvents,
+      secondFactor,
     }),
     sessions,
     addresses: createAddressBook(db),
@@ -209,15 +211,15 @@ export function createShopServices(
     /** Caps on declined card attempts per account, address and card (issue 21). */
     cardVelocity,
     /** Staff two-step sign-in: authenticator codes and recovery codes. */
-    secondFactor: createSecondFactor({ db, shopName: config.shop.name, securityEvents }),
+    secondFactor,
     orders,
     memberships,
+    /** The renewal job: every process runs it (app.ts starts it); tests call `runOnce(now)`. */
+    membershipBilling,
     points: {
       balance: (userId: number) => pointsBalance(db, userId),
       ledger: (userId: number, options: Parameters<typeof listLedger>[2] = {}) => listLedger(db, userId, options),
     },
-    /** The renewal job: every process runs it (app.ts starts it); tests call `runOnce(now)`. */
-    membershipBilling,
     catalogAdmin: createCatalogAdmin({
       db,
       onChange: () => catalogChanged({ everything: true }),

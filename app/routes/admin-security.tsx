@@ -84,7 +84,8 @@ function CodeForm({
   errors?: Record<string, string[]> | undefined;
 }) {
   return (
-    <Form method="post" className="mt-4 flex flex-wrap items-end gap-3" noValidate>
+    // Keyed by intent: React must not carry one form's typed code into the next form shown.
+    <Form key={intent} method="post" className="mt-4 flex flex-wrap items-end gap-3" noValidate>
       <input type="hidden" name="intent" value={intent} />
       <TextField
         form={`second-factor-${intent}`}
@@ -124,9 +125,9 @@ export default function AdminSecurity({ loaderData, actionData }: Route.Componen
               Keep these somewhere safe, away from your phone. Each one signs you in once if you lose your
               authenticator. They are shown only now.
             </p>
-            <ul className="mt-3 grid grid-cols-2 gap-2 font-mono text-base sm:grid-cols-5">
+            <ul className="mt-3 grid grid-cols-2 gap-2 font-mono text-base sm:grid-cols-3">
               {done.recoveryCodes.map((code) => (
-                <li key={code} className="rounded bg-white px-2 py-1 text-center">
+                <li key={code} className="whitespace-nowrap rounded bg-white px-2 py-1 text-center">
                   {code}
                 </li>
               ))}

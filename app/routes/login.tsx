@@ -1,6 +1,8 @@
 import { data, Form, Link, redirect } from 'react-router';
 import { loginBodySchema } from '../../contracts/account.ts';
 import { ACCOUNT_LIMITS } from '../../contracts/account-fields.ts';
+import { SECOND_FACTOR_MESSAGES, secondFactorChallengeBodySchema } from '../../contracts/second-factor.ts';
+import { clearedSecondFactorCookie, readSecondFactorCookie, secondFactorCookie } from '../../server/session-cookie.ts';
 import { AuthCard } from '../components/account/auth-card.tsx';
 import { FormMessage, SubmitButton, TextField } from '../components/account/form-field.tsx';
 import { RouteFailure } from '../components/account/route-failure.tsx';
@@ -36,7 +38,49 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return { redirectTo, googleSignIn: context.get(shopContext).shop.googleSignIn, notice };
 }
 
-type ActionResult = { message: string; errors: Record<string, string[]>; email: string };
+type ActionResult =
+  | { step?: 'password'; message: string; errors: Record<string, string[]>; email: string }
+  | { step: 'code'; message: string | null; errors: Record<string, string[]> };
+
+/** The second step of a staff sign-in: the code form, with the challenge in its httpOnly cookie. */
+async function answerSecondFactor(request: Request, context: Route.ActionArgs['context'], form: URLSearchParams) {
+  const { secureCookies, clientAddress } = context.get(requestContext);
+  const challenge = readSecondFactorCookie(request.headers.get('cookie'), secureCookies) ?? '';
+  const parsed = secondFactorChallengeBodySchema.shape.code.safeParse(form.get('code') ?? '');
+  if (!parsed.success) {
+    return data<ActionResult>(
+      {
+        step: 'code',
+        message: null,
+        errors: { code: [parsed.error.issues[0]?.message ?? SECOND_FACTOR_MESSAGES.codeNeeded] },
+      },
+      { status: 400 },
+    );
+  }
+  try {
+    const signedIn = await context.get(shopContext).accounts.completeSecondFactor(challenge, parsed.data, {
+      userAgent: request.headers.get('user-agent') ?? undefined,
+      address: clientAddress,
+    });
+    const response = redirectSignedIn(context, signedIn, returnTarget(form.get('redirectTo')));
+    response.headers.append('Set-Cookie', clearedSecondFactorCookie(secureCookies));
+    return response;
+  } catch (error) {
+    const failure = domainFailureOf(error);
+    if (!failure) throw error;
+    // A spent or timed-out challenge: back to the password, with the reason.
+    if (failure.status === 401) {
+      return data<ActionResult>(
+        { message: failure.message, errors: {}, email: '' },
+        { status: 401, headers: { 'Set-Cookie': clearedSecondFactorCookie(secureCookies) } },
+      );
+    }
+    return data<ActionResult>(
+      { step: 'code', message: null, errors: { code: [failure.message] } },
+      { status: failure.status },
+    );
+  }
+}
 
 /**
  * Checks the e-mail and password with the same rules and limits as `POST /api/auth/login`
@@ -46,6 +90,7 @@ type ActionResult = { message: string; errors: Record<string, string[]>; email: 
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readUrlEncodedForm(request, FORM_MAX_BYTES);
+  if (form.get('intent') === 'code') return answerSecondFactor(request, context, form);
   const values = formValues(form, ['email', 'password', 'redirectTo'] as const);
   const parsed = loginBodySchema.safeParse(values);
   if (!parsed.success) {
@@ -59,6 +104,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       userAgent: request.headers.get('user-agent') ?? undefined,
       address: context.get(requestContext).clientAddress,
     });
+    if ('secondFactorRequired' in signedIn) {
+      const { secureCookies } = context.get(requestContext);
+      return data<ActionResult>(
+        { step: 'code', message: null, errors: {} },
+        { headers: { 'Set-Cookie': secondFactorCookie(signedIn.challenge, signedIn.expiresAt, secureCookies) } },
+      );
+    }
     return redirectSignedIn(context, signedIn, returnTarget(values.redirectTo));
   } catch (error) {
     const failure = domainFailureOf(error);
@@ -73,6 +125,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function LoginPage({ loaderData, actionData }: Route.ComponentProps) {
   const { redirectTo, googleSignIn, notice } = loaderData;
   const result = actionData as ActionResult | undefined;
+  if (result?.step === 'code') return <SecondFactorStep redirectTo={redirectTo} errors={result.errors} />;
   const registerHref =
     redirectTo === '/profile' ? '/register' : `/register?redirectTo=${encodeURIComponent(redirectTo)}`;
   return (
@@ -162,4 +215,37 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
 
 export function ErrorBoundary() {
   return <RouteFailure title="Login" message="Login failed" />;
+}
+
+/** After a right password of a staff account with two-step sign-in on: the authenticator's code. */
+function SecondFactorStep({ redirectTo, errors }: { redirectTo: string; errors: Record<string, string[]> }) {
+  return (
+    <AuthCard
+      title="Two-step sign-in"
+      intro="Enter the 6-digit code your authenticator app shows for this shop, or one of your recovery codes."
+      footer={
+        <Link to="/login" className="font-semibold text-navy-800 underline underline-offset-2">
+          Start again
+        </Link>
+      }
+    >
+      <Form method="post" noValidate className="mt-4 space-y-5">
+        <input type="hidden" name="intent" value="code" />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <TextField
+          form="login-code"
+          name="code"
+          label="Code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={20}
+          errors={errors}
+          required
+        />
+        <SubmitButton busyLabel="Checking…" className="w-full" name="intent" value="code">
+          Sign in
+        </SubmitButton>
+      </Form>
+    </AuthCard>
+  );
 }

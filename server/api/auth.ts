@@ -9,6 +9,11 @@ import {
   resetPasswordBodySchema,
 } from '../../contracts/account.ts';
 import { ACCOUNT_MESSAGES } from '../../contracts/account-fields.ts';
+import {
+  SECOND_FACTOR_MESSAGES,
+  secondFactorChallengeBodySchema,
+  secondFactorRequiredSchema,
+} from '../../contracts/second-factor.ts';
 import type { SignedIn } from '../domain/accounts.ts';
 import { authOf, requireUser } from '../plugins/auth.ts';
 import { clearedSessionCookie, isSecureOrigin, sessionCookie } from '../session-cookie.ts';
@@ -50,14 +55,42 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['Accounts'],
-        summary: 'Sign in with e-mail and password',
+        summary:
+          'Sign in with e-mail and password (staff with two-step sign-in: 202 and a challenge for POST /auth/second-factor)',
         description:
           'Unknown e-mail and wrong password both answer 401 `Invalid email or password`. 429 with `Retry-After`: past 100 sign-ins per address per 15 minutes; after 5 failures for one account from one address, each further try waits twice as long as the last (1 s, 2 s, 4 s … at most 15 minutes); past 50 failed sign-ins for one account per hour from all addresses.',
         body: loginBodySchema,
-        response: { 200: authResultSchema, ...errorResponses(400, 401, 429) },
+        response: { 200: authResultSchema, 202: secondFactorRequiredSchema, ...errorResponses(400, 401, 429) },
       },
     },
-    async (request, reply) => signedIn(reply, await accounts.login(request.body, meta(request))),
+    async (request, reply) => {
+      const result = await accounts.login(request.body, meta(request));
+      if ('secondFactorRequired' in result) {
+        return reply.code(202).send({
+          message: SECOND_FACTOR_MESSAGES.codeNeeded,
+          secondFactorRequired: true,
+          challenge: result.challenge,
+          expiresAt: result.expiresAt.toISOString(),
+        });
+      }
+      return signedIn(reply, result);
+    },
+  );
+
+  app.post(
+    '/auth/second-factor',
+    {
+      schema: {
+        tags: ['Staff security'],
+        summary: 'The second step of a staff sign-in: the challenge from 202 and a code from the authenticator app',
+        description:
+          'A six-digit code or an unused recovery code. 400 for a wrong code (a challenge takes 5), 401 once the challenge is spent or over (5 minutes): sign in again.',
+        body: secondFactorChallengeBodySchema,
+        response: { 200: authResultSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) =>
+      signedIn(reply, await accounts.completeSecondFactor(request.body.challenge, request.body.code, meta(request))),
   );
 
   app.post(

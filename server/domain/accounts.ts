@@ -17,6 +17,7 @@ import { ConflictError, DomainError, NotFoundError, RateLimitedError, Validation
 import type { Mailer } from './mail.ts';
 import { anonymiseOrdersOf } from './orders.ts';
 import { hashPassword, isCommonPassword, verifyAgainstNothing, verifyPassword } from './passwords.ts';
+import type { SecondFactor } from './second-factor.ts';
 import { ignoreSecurityEvents, type SecurityEvents } from './security-events.ts';
 import type { NewSession, SessionStore } from './sessions.ts';
 import { accountKeyOf, createSignInBackOff } from './sign-in-backoff.ts';
@@ -153,6 +154,16 @@ export interface AccountDeps {
    * counted by `mailer.idle()`, errors logged; tests pass their own to see what runs when.
    */
   afterReply?: (work: () => Promise<void>) => void;
+  /** Staff two-step sign-in: a right password of such an account gets a challenge, not a session. */
+  secondFactor?: Pick<SecondFactor, 'isRequired' | 'startChallenge' | 'completeChallenge'>;
+}
+
+/** A right password of an account with two-step sign-in on: the code is still to come. */
+export interface SecondFactorPending {
+  secondFactorRequired: true;
+  /** Sent back with the code (`completeSecondFactor`); lives 5 minutes and takes 5 wrong codes. */
+  challenge: string;
+  expiresAt: Date;
 }
 
 /** Registration, sign-in, password reset and the profile: the rules of spec §5/§7 and the security baseline. */
@@ -166,6 +177,7 @@ export function createAccounts({
   currentPassword,
   securityEvents = ignoreSecurityEvents,
   afterReply,
+  secondFactor,
 }: AccountDeps) {
   const backOff = createSignInBackOff(db);
   const later =
@@ -310,7 +322,7 @@ export function createAccounts({
      * (sign-in-backoff.ts). The try is counted as a failure before the password is checked
      * and taken back when it succeeds, so a burst of guesses cannot outrun the count.
      */
-    async login(input: LoginInput, meta: SessionMeta = {}): Promise<SignedIn> {
+    async login(input: LoginInput, meta: SessionMeta = {}): Promise<SignedIn | SecondFactorPending> {
       const address = meta.address ?? '';
       await countAtDoor('signIn', address);
       const account = accountKeyOf(input.email);
@@ -340,7 +352,26 @@ export function createAccounts({
         throw new DomainError(401, ACCOUNT_MESSAGES.invalidCredentials);
       }
       await Promise.all([backOff.succeeded(account, address), counters.decrement(failuresKey)]);
+      if (secondFactor && (await secondFactor.isRequired(user.id))) {
+        const pending = await secondFactor.startChallenge(user.id, meta.userAgent);
+        return { secondFactorRequired: true, ...pending };
+      }
       return startSessionFor(user, meta, 'password');
+    },
+
+    /**
+     * The second step of a staff sign-in: the challenge from `login` and a code from the
+     * authenticator (or a recovery code) start the session. 400 for a wrong code (the
+     * challenge takes 5), 401 once the challenge is gone or spent.
+     */
+    async completeSecondFactor(challenge: string, code: string, meta: SessionMeta = {}): Promise<SignedIn> {
+      if (!secondFactor) throw new DomainError(401, ACCOUNT_MESSAGES.signedOut);
+      const proven = await secondFactor.completeChallenge(challenge, code, { address: meta.address ?? null });
+      return startSessionFor(
+        await requireUser(proven.userId),
+        { ...meta, userAgent: meta.userAgent ?? proven.userAgent },
+        'password',
+      );
     },
 
     /**

@@ -385,7 +385,7 @@ describe('accounts that cannot be pre-taken, and confirmations', () => {
       const [session] = await db
         .select({ id: sessions.id })
         .from(sessions)
-        .where(eq(sessions.id, hashToken(signedIn.token)));
+        .where(eq(sessions.id, hashToken('token' in signedIn ? signedIn.token : '')));
       await accounts.changePassword(
         shopper.user.id,
         session?.id ?? '',

@@ -73,6 +73,7 @@ describe('the back office’s pages', () => {
       { name: 'order', path: `/admin/orders/${order.id}`, heading: `Order ${order.orderNumber}` },
       { name: 'returns', path: '/admin/returns', heading: 'Returns' },
       { name: 'messages', path: '/admin/messages', heading: 'Messages' },
+      { name: 'security', path: '/admin/security', heading: 'Sign-in security' },
     ];
     adminContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     adminWatched = await watchedPage(adminContext);
