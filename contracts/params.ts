@@ -1,14 +1,26 @@
 import { z } from 'zod';
 
-const MAX_INT32 = 2_147_483_647;
+/** The largest id: ids are PostgreSQL integers. */
+export const MAX_ID = 2_147_483_647;
 
-/** A database id in a path or query: digits only, so "1.5", "1e3" and "abc" are 400s, not 404s. */
+/**
+ * The one id parser, for every path, query and form id (API routes and page loaders and
+ * actions): "1" … "2147483647", digits only (no sign, space, leading zero, decimal point or
+ * exponent). Anything else is null, so a caller answers 404 (an id in the path) or 400 (one in
+ * a body) instead of sending PostgreSQL a number it cannot hold.
+ */
+export function parseId(value: unknown): number | null {
+  if (typeof value !== 'string' || !/^[1-9]\d{0,9}$/.test(value)) return null;
+  const id = Number(value);
+  return id <= MAX_ID ? id : null;
+}
+
+/** A database id in a path or query (parseId): "1.5", "1e3" and "abc" are 400s, not 404s. */
 export const idSchema = z
   .string()
-  .regex(/^[1-9]\d{0,9}$/, 'Must be a positive whole number')
-  .transform(Number)
-  .refine((id) => id <= MAX_INT32, 'Must be a positive whole number')
-  .meta({ type: 'integer', minimum: 1 });
+  .refine((value) => parseId(value) !== null, 'Must be a positive whole number')
+  .transform((value) => parseId(value) as number)
+  .meta({ type: 'integer', minimum: 1, maximum: MAX_ID });
 
 export const idParamsSchema = z.object({ id: idSchema });
 
@@ -27,5 +39,5 @@ export const dollarAmountSchema = z.coerce
 export const idListSchema = z
   .string()
   .transform((value) => value.split(',').filter((part) => part !== ''))
-  .pipe(z.array(z.string().regex(/^[1-9]\d{0,9}$/, 'Must be a comma-separated list of ids')).max(50))
+  .pipe(z.array(z.string().refine((value) => parseId(value) !== null, 'Must be a comma-separated list of ids')).max(50))
   .transform((ids) => [...new Set(ids.map(Number))]);

@@ -35,7 +35,7 @@ import { createMailer } from './domain/mail.ts';
 import { createCatalogVersion } from './domain/search-answers.ts';
 import { createSecurityEvents } from './domain/security-events.ts';
 import { registerAuth } from './plugins/auth.ts';
-import { answerFrameworkError, registerErrorHandler } from './plugins/errors.ts';
+import { answerFrameworkError, refuseNulCharacters, registerErrorHandler } from './plugins/errors.ts';
 import { cleanConsoleErrors, loggerOptions } from './plugins/logging.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { openPageCache, type StorefrontOptions, storefrontPlugin } from './plugins/storefront.ts';
@@ -89,6 +89,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // One error shape everywhere, the storefront's paths included (the API scope sets its own too).
   registerErrorHandler(app, { notFound: !options.storefront });
+  refuseNulCharacters(app);
   cleanConsoleErrors();
 
   app.decorate('config', config);

@@ -1,5 +1,6 @@
 import { data } from 'react-router';
 import type { Viewer } from '../../contracts/page-request.ts';
+import { parseId } from '../../contracts/params.ts';
 import type { ShopServices } from '../../server/services.ts';
 import { domainFailureOf } from './form-errors.ts';
 import { actorOf } from './session.server.ts';
@@ -19,9 +20,9 @@ export async function handleBackOfficeAction(
 ): Promise<ReturnType<typeof data<BackOfficeResult>>> {
   const intent = form.get('intent');
   const idOf = (name: string) => {
-    const value = form.get(name) ?? '';
-    if (!/^[1-9]\d{0,9}$/.test(value)) throw data('Unknown record', { status: 400 });
-    return Number(value);
+    const id = parseId(form.get(name));
+    if (id === null) throw data('Unknown record', { status: 400 });
+    return id;
   };
   try {
     if (intent === 'move') {

@@ -1,5 +1,6 @@
 import { data, redirect } from 'react-router';
 import type { z } from 'zod';
+import { parseId } from '../../contracts/params.ts';
 import type { FieldErrors } from '../components/account/form-field.tsx';
 import { domainFailureOf, fieldErrorsOf } from './form-errors.ts';
 
@@ -37,8 +38,7 @@ export async function handleRecordAction<Input>(options: {
 }): Promise<Response | ReturnType<typeof data<RecordActionResult>>> {
   const { form, userId, path, service, failures } = options;
   const intent = form.get('intent') ?? '';
-  const rawId = form.get('id') ?? '';
-  const id = /^[1-9]\d{0,9}$/.test(rawId) ? Number(rawId) : undefined;
+  const id = parseId(form.get('id')) ?? undefined;
 
   const failed = (error: unknown, message: string, extra: Partial<RecordActionResult> = {}) => {
     const failure = domainFailureOf(error);

@@ -1,5 +1,6 @@
 import { data, Form, Link } from 'react-router';
 import { formatDollars } from '../../contracts/money.ts';
+import { parseId } from '../../contracts/params.ts';
 import { FormMessage, SubmitButton } from '../components/account/form-field.tsx';
 import { AdminError, AdminLayout } from '../components/admin/admin-layout.tsx';
 import { ReturnDecision } from '../components/admin/return-decision.tsx';
@@ -30,9 +31,10 @@ const MOVE_LABELS: Record<string, string> = {
 /** One order for the shop: lines, customer, address, payment, history, returns and the moves it allows. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireAdmin(request, context);
-  if (!/^[1-9]\d{0,9}$/.test(params.id)) throw data('Not found', { status: 404 });
+  const id = parseId(params.id);
+  if (id === null) throw data('Not found', { status: 404 });
   try {
-    return await context.get(shopContext).backOffice.getOrder(Number(params.id));
+    return await context.get(shopContext).backOffice.getOrder(id);
   } catch (error) {
     if (domainFailureOf(error)?.status === 404) throw data('Not found', { status: 404 });
     throw error;

@@ -1,4 +1,5 @@
 import { data, useRevalidator } from 'react-router';
+import { parseId } from '../../contracts/params.ts';
 import { AdminError, AdminLayout } from '../components/admin/admin-layout.tsx';
 import { ProductForm, type ProductFormValues } from '../components/admin/product-form.tsx';
 import { domainFailureOf } from '../lib/form-errors.ts';
@@ -9,13 +10,11 @@ import type { Route } from './+types/admin-product';
 /** Edit a product with the create form and schema; manage its pictures. Admin only. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireAdmin(request, context);
-  if (!/^[1-9]\d{0,9}$/.test(params.id)) throw data('Not found', { status: 404 });
+  const id = parseId(params.id);
+  if (id === null) throw data('Not found', { status: 404 });
   const { catalogAdmin } = context.get(shopContext);
   try {
-    const [product, choices] = await Promise.all([
-      catalogAdmin.getProductForEdit(Number(params.id)),
-      catalogAdmin.formChoices(),
-    ]);
+    const [product, choices] = await Promise.all([catalogAdmin.getProductForEdit(id), catalogAdmin.formChoices()]);
     return { product, choices };
   } catch (error) {
     if (domainFailureOf(error)?.status === 404) throw data('Not found', { status: 404 });

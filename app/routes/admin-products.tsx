@@ -1,5 +1,6 @@
 import { data, Form, Link } from 'react-router';
 import { formatDollars } from '../../contracts/money.ts';
+import { parseId } from '../../contracts/params.ts';
 import { FormMessage, inputClass, SubmitButton } from '../components/account/form-field.tsx';
 import { AdminError, AdminLayout } from '../components/admin/admin-layout.tsx';
 import { CsvImport } from '../components/admin/csv-import.tsx';
@@ -26,9 +27,8 @@ type ActionResult = { ok: boolean; message: string };
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireAdmin(request, context);
   const form = await readUrlEncodedForm(request, 4 * 1024);
-  const idText = form.get('productId') ?? '';
-  if (!/^[1-9]\d{0,9}$/.test(idText)) throw data('Unknown product', { status: 400 });
-  const id = Number(idText);
+  const id = parseId(form.get('productId'));
+  if (id === null) throw data('Unknown product', { status: 400 });
   const { catalogAdmin } = context.get(shopContext);
   try {
     const intent = form.get('intent');

@@ -1,4 +1,5 @@
 import { data } from 'react-router';
+import { parseId } from '../../contracts/params.ts';
 import { renderInvoicePdf } from '../../server/domain/invoice.ts';
 import { domainFailureOf } from '../lib/form-errors.ts';
 import { requireViewer } from '../lib/session.server.ts';
@@ -8,11 +9,11 @@ import type { Route } from './+types/order-invoice';
 /** `/orders/:id/invoice.pdf`: the order's tax invoice for its owner (anyone else: 404). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = requireViewer(request, context);
-  if (!/^[1-9]\d{0,9}$/.test(params.id) || Number(params.id) > 2_147_483_647)
-    throw data('Order not found', { status: 404 });
+  const id = parseId(params.id);
+  if (id === null) throw data('Order not found', { status: 404 });
   const { orders, shop } = context.get(shopContext);
   try {
-    const order = await orders.getOrder(viewer.user.id, Number(params.id));
+    const order = await orders.getOrder(viewer.user.id, id);
     const pdf = await renderInvoicePdf(order, shop);
     return new Response(new Uint8Array(pdf), {
       headers: {

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { data, Form, isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { formatDollars } from '../../contracts/money.ts';
 import { ORDER_MESSAGES, type Order, returnRequestSchema } from '../../contracts/orders.ts';
+import { parseId } from '../../contracts/params.ts';
 import { RETURN_WINDOW_DAYS } from '../../contracts/points.ts';
 import { AccountLayout } from '../components/account/account-layout.tsx';
 import { FormMessage, SubmitButton } from '../components/account/form-field.tsx';
@@ -15,7 +16,6 @@ import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/order';
 
 const DEFAULT_IMAGE = '/placeholder-product.svg';
-const ID = /^[1-9]\d{0,9}$/;
 
 const placedOn = new Intl.DateTimeFormat('en-AU', {
   day: 'numeric',
@@ -35,10 +35,9 @@ const dayOf = new Intl.DateTimeFormat('en-AU', {
 
 function orderIdOf(params: { id?: string }): number {
   // A malformed id can never be an order: the same 'Order Not Found' as a missing one.
-  if (!params.id || !ID.test(params.id) || Number(params.id) > 2_147_483_647) {
-    throw data(ORDER_MESSAGES.notFound, { status: 404 });
-  }
-  return Number(params.id);
+  const id = parseId(params.id);
+  if (id === null) throw data(ORDER_MESSAGES.notFound, { status: 404 });
+  return id;
 }
 
 /** One of the shopper's orders (spec §2, guarded); another shopper's or a missing one is 'Order Not Found'. `{ order }`. */

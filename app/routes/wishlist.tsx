@@ -1,4 +1,5 @@
 import { data, Link } from 'react-router';
+import { parseId } from '../../contracts/params.ts';
 import { toProductCardItem } from '../../contracts/product-card.ts';
 import { AccountLayout } from '../components/account/account-layout.tsx';
 import { RouteFailure } from '../components/account/route-failure.tsx';
@@ -8,8 +9,6 @@ import { domainFailureOf } from '../lib/form-errors.ts';
 import { requireViewer } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/wishlist';
-
-const ID = /^[1-9]\d{0,9}$/;
 
 /** The hearted products of the signed-in shopper (guarded). `{ products }`. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -29,8 +28,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = form.get('intent');
   const ids = (intent === 'merge' ? (form.get('productIds') ?? '') : (form.get('productId') ?? ''))
     .split(',')
-    .filter((id) => ID.test(id))
-    .map(Number)
+    .map(parseId)
+    .filter((id) => id !== null)
     .slice(0, 500);
   if (ids.length === 0 || !['add', 'remove', 'merge'].includes(intent ?? '')) {
     return data({ ok: false, message: 'Unknown product' }, { status: 400 });

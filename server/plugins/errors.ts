@@ -62,6 +62,54 @@ export function registerErrorHandler(app: FastifyInstance, options: { notFound?:
   });
 }
 
+const NUL_MESSAGE = 'Contains a character that is not allowed';
+
+/** Where a parsed query, path or JSON body holds U+0000, as field paths ("q", "items.0.note"); iterative, so depth costs no stack. */
+function pathsWithNul(root: unknown): string[] {
+  const found: string[] = [];
+  const pending: { value: unknown; path: string }[] = [{ value: root, path: '' }];
+  while (pending.length > 0) {
+    const { value, path } = pending.pop() as { value: unknown; path: string };
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) found.push(path || 'request');
+    } else if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value) && !('pipe' in value)) {
+      // Plain objects, arrays and the query parser's prototype-less objects alike.
+      for (const [key, item] of Object.entries(value))
+        pending.push({ value: item, path: path ? `${path}.${key}` : key });
+    }
+  }
+  return found.reverse();
+}
+
+function nulAnswer(place: string, fields: string[]): ErrorBody {
+  return {
+    message: fields.length === 1 ? `Invalid ${place}: ${fields[0]}` : `Invalid ${place}s: ${fields.join(', ')}`,
+    errors: Object.fromEntries(fields.map((field) => [field, [NUL_MESSAGE]])),
+  };
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, so a NUL byte in any free-text input would fail its query
+ * (a 500). One place refuses it for every route, pages included: in a query string or path
+ * before validation, and in a body after validation (so a field's own message, where its
+ * schema has one, comes first). 400 with the field named.
+ */
+export function refuseNulCharacters(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request, reply) => {
+    for (const [place, value] of [
+      ['query parameter', request.query],
+      ['path parameter', request.params],
+    ] as const) {
+      const fields = pathsWithNul(value);
+      if (fields.length > 0) return reply.code(400).send(nulAnswer(place, fields));
+    }
+  });
+  app.addHook('preHandler', async (request, reply) => {
+    const fields = pathsWithNul(request.body);
+    if (fields.length > 0) return reply.code(400).send(nulAnswer('field', fields));
+  });
+}
+
 /**
  * Fastify's `frameworkErrors`: what the router refuses before any route or error handler runs
  * (a malformed URL), answered in the same `{ message }` shape.
