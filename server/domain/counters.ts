@@ -100,31 +100,3 @@ export function createRedisCounterStore(redis: Redis, prefix = 'harbour:counter:
     },
   };
 }
-
-/**
- * A store for `@fastify/rate-limit` on top of a CounterStore, so its per-IP caps hold across
- * processes. Routes give their own key prefix (keyGenerator), so `child` shares the counters.
- */
-export function rateLimitStoreFor(counters: CounterStore) {
-  return class SharedRateLimitStore {
-    incr(
-      key: string,
-      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
-      timeWindow: number,
-    ) {
-      counters.increment(`rate:${key}`, timeWindow).then(
-        ({ count, resetInMs }) => callback(null, { current: count, ttl: resetInMs }),
-        (error: Error) => callback(error),
-      );
-    }
-    read(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void) {
-      counters.peek(`rate:${key}`).then(
-        ({ count, resetInMs }) => callback(null, { current: count, ttl: resetInMs }),
-        (error: Error) => callback(error),
-      );
-    }
-    child() {
-      return this;
-    }
-  };
-}
