@@ -17,10 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!googleSignIn) throw data('Google sign-in is not available', { status: 404 });
   const redirectTo = returnTarget(pageUrl(request).searchParams.get('redirectTo'), '/profile');
   try {
-    const { url, pending } = await googleSignIn.start(
-      `${publicOrigin(shop)}/auth/google/callback`,
-      redirectTo,
-    );
+    const { url, pending } = await googleSignIn.start(`${publicOrigin(shop)}/auth/google/callback`, redirectTo);
     const value = Buffer.from(JSON.stringify(pending)).toString('base64url');
     return redirect(url, { headers: { 'Set-Cookie': oauthCookie(value, context.get(requestContext).secureCookies) } });
   } catch (error) {

@@ -12,7 +12,7 @@ import type { Route } from './+types/create-your-kit';
  * the demo date fixed at first start) and the server's clock, so the HTML
  * already shows the right countdown; the browser then ticks it every second.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { shop, kitLaunch } = context.get(shopContext);
   const launchDate = await kitLaunch.launchDate();
   return {

@@ -45,7 +45,7 @@ interface Department {
  * subcategories, for the category slider and the main category navigation,
  * which show skeletons until it arrives. `origin` is for the canonical URL.
  */
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { catalog, shop } = context.get(shopContext);
   const departments: Promise<Department[]> = logRejection(
     context,

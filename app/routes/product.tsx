@@ -56,7 +56,7 @@ function notFound(): never {
  * promo cards and SEO tags need. A malformed or unknown id is a 404
  * ('Product not found'); any other failure reaches the ErrorBoundary.
  */
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   const id = idSchema.safeParse(params.id);
   if (!id.success) notFound();
   for (const extra of [params.categoryId, params.subcategoryId]) {

@@ -4,7 +4,7 @@ import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/robots';
 
 /** `/robots.txt`: crawl everything but the API and private pages; points at `/sitemap.xml` on the public origin. */
-export function loader({ request, context }: Route.LoaderArgs) {
+export function loader({ context }: Route.LoaderArgs) {
   const { shop } = context.get(shopContext);
   return new Response(renderRobotsTxt(publicOrigin(shop)), {
     headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=86400' },

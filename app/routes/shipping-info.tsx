@@ -39,7 +39,7 @@ const DELIVERY_TIMES = [
  * (contracts/pricing.ts), with worked examples computed from the same
  * constants, plus delivery times and the store's pick-up details.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { shop } = context.get(shopContext);
   return {
     shop: {

@@ -10,7 +10,7 @@ const notFound = () => new Response('Sitemap not found\n', { status: 404, header
  * `/sitemap/products-N.xml` (active products with ids in the N-th 50,000 range).
  * Any other name, or a range without products, is a 404.
  */
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+export async function loader({ params, context }: Route.LoaderArgs) {
   const file = parseSitemapFile(params.file);
   if (!file) return notFound();
   const { shop, sitemap } = context.get(shopContext);

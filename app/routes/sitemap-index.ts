@@ -7,7 +7,7 @@ import type { Route } from './+types/sitemap-index';
  * `/sitemap.xml`: a sitemap index naming the pages sitemap and one sitemap per
  * 50,000-id range of products, each with the time its newest entry changed.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { shop, sitemap } = context.get(shopContext);
   const xml = renderSitemapIndex(publicOrigin(shop), await sitemap.listFiles());
   return new Response(xml, {

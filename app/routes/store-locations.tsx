@@ -19,7 +19,7 @@ export const headers = publicPageHeaders;
  * from configuration, and the browser Maps key when one is configured — the
  * interactive map loads only then; without it the page offers a directions link.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { shop } = context.get(shopContext);
   return {
     shop: {
