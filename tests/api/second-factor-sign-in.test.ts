@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECOND_FACTOR_MESSAGES } from '../../contracts/second-factor.ts';
@@ -104,5 +105,88 @@ describe('a staff sign-in with two-step sign-in on', () => {
   it('an unknown or malformed challenge is 401 or 400, never 500', async () => {
     expect((await answer('x'.repeat(43), '123456')).statusCode).toBe(401);
     expect((await answer('short', '123456')).statusCode).toBe(400);
+  });
+});
+
+/*
+ * From the review of issue 21's change: guesses at the code are capped per account across
+ * challenges (each new challenge only needs the password again), the same cap guards turning
+ * it off and new recovery codes, turning it on or off ends the account's other sessions, and
+ * a Google account linked to a member of staff before staff were kept off Google cannot be
+ * used to skip the code.
+ */
+describe('guesses at staff codes, other sessions, and Google', () => {
+  let shop: TestShop;
+  let address = 0;
+  const nextIp = () => `127.0.12.${++address}`;
+  let secret = '';
+
+  const login = () =>
+    shop.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: nextIp(), payload: ADMIN });
+  const answer = (challenge: string, code: string) =>
+    shop.app.inject({
+      method: 'POST',
+      url: '/api/auth/second-factor',
+      remoteAddress: nextIp(),
+      payload: { challenge, code },
+    });
+  const profileOf = (token: string) =>
+    shop.app.inject({ method: 'GET', url: '/api/users/profile', headers: { authorization: `Bearer ${token}` } });
+
+  beforeAll(async () => {
+    shop = await createTestShop('pglite', {
+      products: 10,
+      env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SESSION_CACHE_SECONDS: '0' },
+    });
+  });
+  afterAll(() => shop.close());
+
+  it('turning two-step sign-in on ends the account’s other sessions, not this one', async () => {
+    const here = (await login()).json<{ token: string }>().token;
+    const elsewhere = (await login()).json<{ token: string }>().token;
+    const headers = { authorization: `Bearer ${here}` };
+    secret = (await shop.app.inject({ method: 'POST', url: '/api/users/second-factor/setup', headers })).json<{
+      secret: string;
+    }>().secret;
+    const on = await shop.app.inject({
+      method: 'POST',
+      url: '/api/users/second-factor',
+      headers,
+      payload: { code: codeAt(secret) },
+    });
+    expect(on.statusCode).toBe(201);
+    expect((await profileOf(here)).statusCode).toBe(200);
+    expect((await profileOf(elsewhere)).statusCode).toBe(401);
+  });
+
+  it('a Google account linked to staff cannot sign in past the code', async () => {
+    await shop.database.db.execute(
+      sql`update users set google_subject = 'google-sub-of-the-owner' where lower(email) = ${ADMIN.email}`,
+    );
+    await expect(
+      shop.app.services.accounts.findOrCreateGoogleUser({
+        sub: 'google-sub-of-the-owner',
+        email: ADMIN.email,
+        emailVerified: true,
+        givenName: 'Shop',
+        familyName: 'Owner',
+      }),
+    ).rejects.toMatchObject({ statusCode: 403 });
+  });
+
+  it('wrong codes are capped per account across fresh challenges: 10 an hour, then 429 even for the right code', async () => {
+    const right = codeAt(secret, 30);
+    const wrong = right === '000000' ? '111111' : '000000';
+    const statuses: number[] = [];
+    for (let challengeNumber = 0; challengeNumber < 3; challengeNumber += 1) {
+      const { challenge } = (await login()).json<{ challenge: string }>();
+      for (let guess = 0; guess < 4; guess += 1) statuses.push((await answer(challenge, wrong)).statusCode);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    const { challenge } = (await login()).json<{ challenge: string }>();
+    const refused = await answer(challenge, right);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
   });
 });
