@@ -13,6 +13,7 @@ export const SECOND_FACTOR_MESSAGES = {
   wrongCode: 'That code is not right. Enter the 6-digit code your app shows now, or a recovery code.',
   challengeOver: 'Your sign-in timed out or took too many codes. Please sign in again.',
   codeNeeded: 'Enter the 6-digit code from your authenticator app',
+  tooManyCodes: 'Too many wrong codes. Please wait an hour, or ask another member of staff for help.',
 } as const;
 
 /** A six-digit code (spaces allowed) or a recovery code such as `abcde-fghjk`. */

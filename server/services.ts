@@ -68,7 +68,6 @@ export function createShopServices(
   const securityEvents = infra.securityEvents ?? ignoreSecurityEvents;
   const currentPassword = createCurrentPasswordChecks({ db, counters: infra.counters, securityEvents });
   const cardVelocity = createCardVelocity({ db, counters: infra.counters, securityEvents });
-  const secondFactor = createSecondFactor({ db, shopName: config.shop.name, securityEvents });
   const gateway = infra.gateway ?? createSimulatedGateway({ declineRate: config.paymentDeclineRate });
   const catalogCache = createReadCache({ ttlMs: config.catalogCacheSeconds * 1000, maxEntries: 5000 });
   // Catalogue reads are pure functions of their arguments, so the arguments are the key.
@@ -86,6 +85,13 @@ export function createShopServices(
         })
       : null;
   const sessions = createSessionStore(db, { ttlMs: config.sessionCacheSeconds * 1000 });
+  const secondFactor = createSecondFactor({
+    db,
+    shopName: config.shop.name,
+    securityEvents,
+    counters: infra.counters,
+    endOtherSessions: (userId, keep) => sessions.revokeUser(userId, keep),
+  });
   const changeListeners = new Set<(change: CatalogChange) => void>();
   // Autocomplete from memory, rebuilt after catalogue changes; the SQL answers until it is built (app.ts starts it).
   const suggestions = createSuggestionIndex({

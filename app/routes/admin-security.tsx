@@ -51,14 +51,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
     }
     if (intent === 'enable') {
-      const recoveryCodes = await secondFactor.enable(viewer.user.id, parsed.data.code, { address });
+      const recoveryCodes = await secondFactor.enable(viewer.user.id, parsed.data.code, {
+        address,
+        sessionId: viewer.sessionId,
+      });
       return { intent, done: 'Two-step sign-in is on.', recoveryCodes };
     }
     if (intent === 'renew') {
-      const recoveryCodes = await secondFactor.renewRecoveryCodes(viewer.user.id, parsed.data.code);
+      const recoveryCodes = await secondFactor.renewRecoveryCodes(viewer.user.id, parsed.data.code, { address });
       return { intent, done: 'New recovery codes made: the old ones no longer work.', recoveryCodes };
     }
-    await secondFactor.disable(viewer.user.id, parsed.data.code, { address });
+    await secondFactor.disable(viewer.user.id, parsed.data.code, { address, sessionId: viewer.sessionId });
     return { intent, done: 'Two-step sign-in is off.' };
   } catch (error) {
     const failure = domainFailureOf(error);

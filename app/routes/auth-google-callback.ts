@@ -46,8 +46,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const callback = new URL(`${publicOrigin(shop)}/auth/google/callback${url.search}`);
     const claims = await googleSignIn.finish(callback, pending);
     const userId = await accounts.findOrCreateGoogleUser(claims, { address: clientAddress });
-    if (viewer?.user.id === userId) {
-      await accounts.proveSessionWithGoogle(userId, viewer.sessionId);
+    // Linking a password account by its e-mail ends its sessions, this one included: then a
+    // new session starts below rather than leaving the shopper signed out.
+    if (viewer?.user.id === userId && (await accounts.proveSessionWithGoogle(userId, viewer.sessionId))) {
       return redirect(returnTarget(pending.redirectTo), { headers });
     }
     const signedIn = await accounts.startSession(

@@ -79,7 +79,10 @@ ALTER TABLE "memberships" ADD CONSTRAINT "memberships_payment_method_id_payment_
 CREATE INDEX "memberships_renews_idx" ON "memberships" USING btree ("renews_on");--> statement-breakpoint
 -- Orders fulfilled before the return window existed: fulfilled when they were first marked Succeeded.
 UPDATE "orders" SET "fulfilled_at" = coalesce((SELECT min("order_events"."created_at") FROM "order_events" WHERE "order_events"."order_id" = "orders"."id" AND "order_events"."status" = 'Succeeded'), "orders"."updated_at") WHERE "orders"."status" = 'Succeeded';--> statement-breakpoint
--- Entries written before points had a pending time were spendable when written, and stay so.
+-- Entries written before points had a pending time were spendable when written, and stay so
+-- (made pending now, points already spent would leave a balance below zero).
 UPDATE "points_ledger" SET "available_at" = "created_at";--> statement-breakpoint
+-- Staff sign in with their password (and second factor): Google links made before that rule go.
+UPDATE "users" SET "google_subject" = NULL WHERE "role" = 'admin';--> statement-breakpoint
 -- Memberships from before billing: the period they paid for is the month before their renewal date.
 UPDATE "memberships" SET "period_started_at" = "renews_on" - interval '1 month';

@@ -86,7 +86,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'A six-digit code or an unused recovery code. 400 for a wrong code (a challenge takes 5), 401 once the challenge is spent or over (5 minutes): sign in again.',
         body: secondFactorChallengeBodySchema,
-        response: { 200: authResultSchema, ...errorResponses(400, 401) },
+        response: { 200: authResultSchema, ...errorResponses(400, 401, 429) },
       },
     },
     async (request, reply) =>

@@ -54,7 +54,10 @@ export const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { session } = await authOf(request);
-      const recoveryCodes = await secondFactor.enable(session.userId, request.body.code, { address: request.ip });
+      const recoveryCodes = await secondFactor.enable(session.userId, request.body.code, {
+        address: request.ip,
+        sessionId: session.id,
+      });
       return reply.code(201).send({ message: 'Two-step sign-in is on', recoveryCodes });
     },
   );
@@ -66,12 +69,14 @@ export const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Replace the recovery codes (the old ones stop working), with a current code',
         body: secondFactorCodeBodySchema,
-        response: { 200: recoveryCodesSchema, ...errorResponses(400, 401, 403, 409) },
+        response: { 200: recoveryCodesSchema, ...errorResponses(400, 401, 403, 409, 429) },
       },
     },
     async (request) => {
       const { session } = await authOf(request);
-      const recoveryCodes = await secondFactor.renewRecoveryCodes(session.userId, request.body.code);
+      const recoveryCodes = await secondFactor.renewRecoveryCodes(session.userId, request.body.code, {
+        address: request.ip,
+      });
       return { message: 'New recovery codes made', recoveryCodes };
     },
   );
@@ -83,12 +88,12 @@ export const secondFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Turn two-step sign-in off, with a current code or a recovery code',
         body: secondFactorCodeBodySchema,
-        response: { 200: messageSchema, ...errorResponses(400, 401, 403, 409) },
+        response: { 200: messageSchema, ...errorResponses(400, 401, 403, 409, 429) },
       },
     },
     async (request) => {
       const { session } = await authOf(request);
-      await secondFactor.disable(session.userId, request.body.code, { address: request.ip });
+      await secondFactor.disable(session.userId, request.body.code, { address: request.ip, sessionId: session.id });
       return { message: 'Two-step sign-in is off' };
     },
   );

@@ -387,11 +387,14 @@ export function createAccounts({
      * The signed-in shopper came back from a fresh Google sign-in as the same account: the
      * session now counts as proven by Google (a Google-only account's confirmations, 10 minutes).
      */
-    async proveSessionWithGoogle(userId: number, sessionId: string): Promise<void> {
-      await db
+    async proveSessionWithGoogle(userId: number, sessionId: string): Promise<boolean> {
+      const proven = await db
         .update(sessionRows)
         .set({ provenBy: 'google', provenAt: new Date() })
-        .where(and(eq(sessionRows.id, sessionId), eq(sessionRows.userId, userId)));
+        .where(and(eq(sessionRows.id, sessionId), eq(sessionRows.userId, userId)))
+        .returning({ id: sessionRows.id });
+      sessions.forgetUser(userId);
+      return proven.length === 1;
     },
 
     /** Whether the account has a password and a linked Google account (what the settings page offers). */
@@ -557,7 +560,13 @@ export function createAccounts({
       },
       meta: SessionMeta = {},
     ): Promise<number> {
-      const [linked] = await db.select({ id: users.id }).from(users).where(eq(users.googleSubject, claims.sub));
+      const [linked] = await db
+        .select({ id: users.id, role: users.role })
+        .from(users)
+        .where(eq(users.googleSubject, claims.sub));
+      // Staff sign in with their password (and second factor), whatever Google account was
+      // linked before staff were kept off Google.
+      if (linked?.role === 'admin') throw new DomainError(403, ACCOUNT_MESSAGES.staffSignInWithPassword);
       if (linked) return linked.id;
       if (!claims.emailVerified) {
         throw new DomainError(

@@ -5,7 +5,15 @@ import QRCode from 'qrcode';
 import { SECOND_FACTOR_MESSAGES } from '../../contracts/second-factor.ts';
 import type { Database } from '../../db/client.ts';
 import { recoveryCodes, signInChallenges, users } from '../../db/schema.ts';
-import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from './errors.ts';
+import type { CounterStore } from './counters.ts';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  NotFoundError,
+  RateLimitedError,
+  ValidationError,
+} from './errors.ts';
 import type { SecurityEvents } from './security-events.ts';
 import { generateToken, hashToken } from './tokens.ts';
 
@@ -23,6 +31,11 @@ export const SECOND_FACTOR_RULES = {
   /** How long a sign-in waits for its code, and how many wrong codes it takes. */
   challengeMs: 5 * 60_000,
   challengeAttempts: 5,
+  /**
+   * Wrong codes per account, across challenges and the turn-off and new-codes forms: a new
+   * challenge only needs the password again, so the challenge's own 5 would not bound guessing.
+   */
+  wrongCodesPerHour: 10,
 } as const;
 
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -58,11 +71,16 @@ export function createSecondFactor({
   db,
   shopName,
   securityEvents,
+  counters,
+  endOtherSessions,
   now = Date.now,
 }: {
   db: Database;
   shopName: string;
   securityEvents: SecurityEvents;
+  counters: CounterStore;
+  /** Ends every session of the account but `keep` (turning the second factor on or off). */
+  endOtherSessions: (userId: number, keep: string | undefined) => Promise<void>;
   now?: () => number;
 }) {
   const totpFor = (secret: string, email: string) =>
@@ -131,6 +149,28 @@ export function createSecondFactor({
     return acceptRecoveryCode(row.id, typed);
   }
 
+  /**
+   * Checks a code against the account's cap on wrong codes: the try is counted before the
+   * check (a burst cannot outrun it) and taken back when the code is right. 429 past the cap.
+   */
+  async function checkCounted(
+    row: { id: number; email: string; totpSecret: string | null },
+    code: string,
+    address: string | null,
+  ): Promise<boolean> {
+    const key = `second-factor-codes:${row.id}`;
+    const tries = await counters.increment(key, 60 * 60_000);
+    if (tries.count > SECOND_FACTOR_RULES.wrongCodesPerHour) {
+      await counters.decrement(key);
+      securityEvents.record({ event: 'second-factor-limited', userId: row.id, address });
+      throw new RateLimitedError(SECOND_FACTOR_MESSAGES.tooManyCodes, Math.ceil(tries.resetInMs / 1000));
+    }
+    const right = await acceptCode(row, code);
+    if (right) await counters.decrement(key);
+    else securityEvents.record({ event: 'second-factor-failed', userId: row.id, address });
+    return right;
+  }
+
   async function replaceRecoveryCodes(userId: number): Promise<string[]> {
     const codes = Array.from({ length: SECOND_FACTOR_RULES.recoveryCodes }, newRecoveryCode);
     await db.transaction(async (tx) => {
@@ -177,8 +217,15 @@ export function createSecondFactor({
       return row.totpSecret && !row.totpEnabledAt ? setupOf(row.totpSecret, row.email) : null;
     },
 
-    /** Turns the second factor on with a code from the new secret; answers the recovery codes, shown once. */
-    async enable(userId: number, code: string, meta: { address?: string | null } = {}): Promise<string[]> {
+    /**
+     * Turns the second factor on with a code from the new secret; answers the recovery codes,
+     * shown once. Every other session of the account ends (they signed in without a code).
+     */
+    async enable(
+      userId: number,
+      code: string,
+      meta: { address?: string | null; sessionId?: string } = {},
+    ): Promise<string[]> {
       const row = await staffRow(userId);
       if (row.totpEnabledAt) throw new ConflictError(SECOND_FACTOR_MESSAGES.alreadyOn);
       if (!row.totpSecret) throw new ConflictError(SECOND_FACTOR_MESSAGES.setupFirst);
@@ -189,6 +236,7 @@ export function createSecondFactor({
         .update(users)
         .set({ totpEnabledAt: new Date(now()) })
         .where(eq(users.id, userId));
+      await endOtherSessions(userId, meta.sessionId);
       securityEvents.record({
         event: 'second-factor-changed',
         userId,
@@ -199,20 +247,24 @@ export function createSecondFactor({
     },
 
     /** Ten new recovery codes for the old ones, with a current code. */
-    async renewRecoveryCodes(userId: number, code: string): Promise<string[]> {
+    async renewRecoveryCodes(userId: number, code: string, meta: { address?: string | null } = {}): Promise<string[]> {
       const row = await staffRow(userId);
       if (!row.totpEnabledAt) throw new ConflictError(SECOND_FACTOR_MESSAGES.notOn);
-      if (!(await acceptCode(row, code))) {
+      if (!(await checkCounted(row, code, meta.address ?? null))) {
         throw new ValidationError(SECOND_FACTOR_MESSAGES.wrongCode, { code: [SECOND_FACTOR_MESSAGES.wrongCode] });
       }
       return replaceRecoveryCodes(userId);
     },
 
     /** Turns it off with a current code or a recovery code. */
-    async disable(userId: number, code: string, meta: { address?: string | null } = {}): Promise<void> {
+    async disable(
+      userId: number,
+      code: string,
+      meta: { address?: string | null; sessionId?: string } = {},
+    ): Promise<void> {
       const row = await staffRow(userId);
       if (!row.totpEnabledAt) throw new ConflictError(SECOND_FACTOR_MESSAGES.notOn);
-      if (!(await acceptCode(row, code))) {
+      if (!(await checkCounted(row, code, meta.address ?? null))) {
         throw new ValidationError(SECOND_FACTOR_MESSAGES.wrongCode, { code: [SECOND_FACTOR_MESSAGES.wrongCode] });
       }
       await db.transaction(async (tx) => {
@@ -222,6 +274,7 @@ export function createSecondFactor({
           .where(eq(users.id, userId));
         await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
       });
+      await endOtherSessions(userId, meta.sessionId);
       securityEvents.record({
         event: 'second-factor-changed',
         userId,
@@ -269,8 +322,7 @@ export function createSecondFactor({
         .returning();
       if (!counted) throw new DomainError(401, SECOND_FACTOR_MESSAGES.challengeOver);
       const [row] = await db.select().from(users).where(eq(users.id, counted.userId));
-      if (!row?.totpEnabledAt || !(await acceptCode(row, code))) {
-        securityEvents.record({ event: 'second-factor-failed', userId: counted.userId, address: meta.address ?? null });
+      if (!row?.totpEnabledAt || !(await checkCounted(row, code, meta.address ?? null))) {
         throw new ValidationError(SECOND_FACTOR_MESSAGES.wrongCode, { code: [SECOND_FACTOR_MESSAGES.wrongCode] });
       }
       await db.delete(signInChallenges).where(eq(signInChallenges.id, id));

@@ -19,6 +19,7 @@ export type SecurityEventName =
   | 'admin-granted'
   | 'second-factor-changed'
   | 'second-factor-failed'
+  | 'second-factor-limited'
   | 'rate-limited';
 
 export interface SecurityEvent {
