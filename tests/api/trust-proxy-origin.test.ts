@@ -73,3 +73,33 @@ describe.skipIf(!built)('page origin without PUBLIC_URL (needs `npm run build`)'
   });
 });
 if (!built) console.info('trust-proxy-origin: page origin tests skipped — no build in build/ (run `npm run build`)');
+
+describe('per-address limits over IPv6', () => {
+  let shop: TestShop;
+  beforeAll(async () => {
+    shop = await createTestShop('pglite', { products: 5 });
+  });
+  afterAll(() => shop.close());
+
+  it('count a client’s whole /64 as one address: the 11th forgot-password request from one /64 is 429', async () => {
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= 11; attempt += 1) {
+      const response = await shop.app.inject({
+        method: 'POST',
+        url: '/api/auth/forgot-password',
+        remoteAddress: `2001:db8:7:7::${attempt.toString(16)}`,
+        payload: { email: `v6-${attempt}@example.com` },
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(202));
+    expect(statuses[10]).toBe(429);
+    const neighbour = await shop.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      remoteAddress: '2001:db8:7:8::1',
+      payload: { email: 'v6-other@example.com' },
+    });
+    expect(neighbour.statusCode).toBe(202);
+  });
+});
