@@ -11,6 +11,7 @@ import {
   users,
   wishlistItems,
 } from '../../db/schema.ts';
+import { limitKeyOf } from './client-address.ts';
 import type { CounterStore } from './counters.ts';
 import type { CurrentPasswordChecks } from './current-password.ts';
 import { ConflictError, DomainError, NotFoundError, RateLimitedError, ValidationError } from './errors.ts';
@@ -203,7 +204,7 @@ export function createAccounts({
   /** Counts one try at a door for the client address; 429 with Retry-After past its limit. */
   async function countAtDoor(door: keyof typeof ACCOUNT_DOOR_LIMITS, address: string): Promise<void> {
     const { limit, windowMs } = ACCOUNT_DOOR_LIMITS[door];
-    const { count, resetInMs } = await counters.increment(`door:${door}:${address}`, windowMs);
+    const { count, resetInMs } = await counters.increment(`door:${door}:${limitKeyOf(address)}`, windowMs);
     if (count > limit) {
       securityEvents.record({ event: 'rate-limited', address, details: { door } });
       throw new RateLimitedError(ACCOUNT_MESSAGES.tooManyRequests, Math.ceil(resetInMs / 1000));

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { paymentDeclines, shopSettings } from '../../db/schema.ts';
+import { limitKeyOf } from './client-address.ts';
 import type { CounterStore } from './counters.ts';
 import { RateLimitedError } from './errors.ts';
 import type { SecurityEvents } from './security-events.ts';
@@ -76,7 +77,10 @@ export function createCardVelocity({
       if (attempt.userId !== null)
         caps.push({ key: `card-declines:account:${attempt.userId}`, limit: CARD_ATTEMPT_LIMITS.perAccount });
       if (attempt.address)
-        caps.push({ key: `card-declines:address:${attempt.address}`, limit: CARD_ATTEMPT_LIMITS.perAddress });
+        caps.push({
+          key: `card-declines:address:${limitKeyOf(attempt.address)}`,
+          limit: CARD_ATTEMPT_LIMITS.perAddress,
+        });
       if (card) caps.push({ key: `card-declines:card:${card}`, limit: CARD_ATTEMPT_LIMITS.perCard });
       const counted: string[] = [];
       const giveBack = () => Promise.all(counted.map((name) => counters.decrement(name)));

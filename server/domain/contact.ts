@@ -1,6 +1,7 @@
 import type { ContactMessageCreated, ContactMessageInput } from '../../contracts/contact.ts';
 import type { Database } from '../../db/client.ts';
 import { contactMessages } from '../../db/schema.ts';
+import { limitKeyOf } from './client-address.ts';
 import type { CounterStore } from './counters.ts';
 import { RateLimitedError } from './errors.ts';
 
@@ -40,7 +41,7 @@ export function createContactService(db: Database, counters: CounterStore) {
   return {
     async send(input: ContactMessageInput, sender: { clientAddress: string }): Promise<ContactMessageCreated> {
       const { count, resetInMs } = await counters.increment(
-        `contact:address:${sender.clientAddress}`,
+        `contact:address:${limitKeyOf(sender.clientAddress)}`,
         CONTACT_RATE_LIMIT.windowMs,
       );
       if (count > CONTACT_RATE_LIMIT.limit) {

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { signInThrottle } from '../../db/schema.ts';
+import { limitKeyOf } from './client-address.ts';
 import { hashToken } from './tokens.ts';
 
 /**
@@ -37,7 +38,7 @@ export type BackOffVerdict = { allowed: true; failures: number } | { allowed: fa
  * cannot all slip through between a read and a write.
  */
 export function createSignInBackOff(db: Database) {
-  const keyOf = (account: string, address: string) => hashToken(`${account}\n${address}`);
+  const keyOf = (account: string, address: string) => hashToken(`${account}\n${limitKeyOf(address)}`);
   const { freeFailures, firstWaitMs, maxWaitMs, forgetAfterMs } = SIGN_IN_BACKOFF;
   const forget = sql`now() + ${`${forgetAfterMs} milliseconds`}::interval`;
   /** waitAfterFailures in SQL, for the count the row takes in this statement. */
