@@ -20,7 +20,9 @@ async function refusal(body: string): Promise<number | null> {
     await readUrlEncodedForm(post(body), 8 * 1024);
     return null;
   } catch (error) {
-    return isRouteErrorResponse(error) ? error.status : -1;
+    // React Router's `data(…)` thrown from an action: its status is in `init`.
+    if (isRouteErrorResponse(error)) return error.status;
+    return (error as { init?: { status?: number } })?.init?.status ?? -1;
   }
 }
 
