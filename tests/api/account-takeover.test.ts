@@ -186,6 +186,41 @@ describe('accounts that cannot be pre-taken, and confirmations', () => {
       expect(text).toContain('/forgot-password');
     });
 
+    it("a password change in flight when the owner's Google sign-in lands does not put the attacker's password back", async () => {
+      const victimEmail = uniqueEmail('racer');
+      const attacker = await register(victimEmail, 'Attacker-Chosen-Pass-3');
+      const [session] = await shop.database.db
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(eq(sessions.id, hashToken(attacker.token)));
+      const hash = vi.mocked(passwords.hashPassword);
+      // The owner's Google sign-in lands while the attacker's new password is being hashed.
+      hash.mockImplementationOnce(async (password) => {
+        await shop.app.services.accounts.findOrCreateGoogleUser({
+          sub: `google-${victimEmail}`,
+          email: victimEmail,
+          emailVerified: true,
+          givenName: 'Rae',
+          familyName: 'Owner',
+        });
+        const actual = await vi.importActual<typeof import('../../server/domain/passwords.ts')>(
+          '../../server/domain/passwords.ts',
+        );
+        return actual.hashPassword(password);
+      });
+      await expect(
+        shop.app.services.accounts.changePassword(
+          attacker.user.id,
+          session?.id ?? '',
+          { currentPassword: 'Attacker-Chosen-Pass-3', newPassword: 'Attacker-Keeps-It-4' },
+          { address: nextAddress() },
+        ),
+      ).rejects.toMatchObject({ statusCode: 401 });
+      const [row] = await shop.database.db.select().from(users).where(eq(users.id, attacker.user.id));
+      expect(row?.passwordHash).toBeNull();
+      expect((await login(victimEmail, 'Attacker-Keeps-It-4')).statusCode).toBe(401);
+    });
+
     it('never links a staff account by e-mail', async () => {
       const staffEmail = uniqueEmail('staff');
       await shop.app.services.accounts.ensureAdmin(staffEmail, ADMIN_PASSWORD);
