@@ -508,10 +508,27 @@ export function createAccounts({
       input: { currentPassword: string | null; newPassword: string },
       meta: SessionMeta = {},
     ): Promise<void> {
+      const confirmedAgainst = await requireUser(userId);
       await confirmIdentity(userId, currentSessionId, input.currentPassword, meta);
       refuseCommonPassword(input.newPassword, 'newPassword');
       const passwordHash = await hashPassword(input.newPassword);
-      await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+      // Written only if nothing moved during the slow hash: the password, role and Google link
+      // are as confirmed and the asking session still lives. A Google link or a promotion that
+      // landed meanwhile ended this session; it must not get its password back.
+      const changed = await db
+        .update(users)
+        .set({ passwordHash, updatedAt: new Date() })
+        .where(
+          and(
+            eq(users.id, userId),
+            sql`${users.passwordHash} is not distinct from ${confirmedAgainst.passwordHash}`,
+            sql`${users.googleSubject} is not distinct from ${confirmedAgainst.googleSubject}`,
+            eq(users.role, confirmedAgainst.role),
+            sql`exists (select 1 from ${sessionRows} where ${sessionRows.id} = ${currentSessionId})`,
+          ),
+        )
+        .returning({ id: users.id });
+      if (changed.length === 0) throw new DomainError(401, ACCOUNT_MESSAGES.signedOut);
       await clearResetTokens(db, userId);
       await sessions.revokeUser(userId, currentSessionId);
       securityEvents.record({ event: 'password-changed', userId, address: meta.address ?? null });
