@@ -483,6 +483,32 @@ for (const { kind, skip } of kinds) {
       expect(await membershipOf(account)).toMatchObject({ status: 'active', lastCharge: { kind: 'renewal' } });
     });
 
+    it('an upgrade left pending by a process that died does not keep the renewal from being charged', async () => {
+      const account = await register('stuck');
+      const joined = await join(account, 'basic');
+      const renewsOn = new Date(joined.renewsOn);
+      const due = new Date(renewsOn.getTime() + 60_000);
+      // The upgrade's claim was written and its process killed before the gateway answered.
+      await shop.database.db.insert(membershipCharges).values({
+        userId: account.user.id,
+        kind: 'upgrade',
+        periodStart: new Date(joined.startedAt),
+        plan: 'premium',
+        amountCents: 100,
+        status: 'pending',
+        attempts: 1,
+        updatedAt: new Date(due.getTime() - 11 * 60_000),
+        createdAt: new Date(due.getTime() - 11 * 60_000),
+      });
+      const before = chargeSpy.mock.calls.length;
+      await billing().runOnce(due);
+      expect((await callsSince(before, account)).map((call) => call.amountCents)).toEqual([BASIC]);
+      expect(await membershipOf(account)).toMatchObject({
+        status: 'active',
+        renewsOn: oneMonthAfter(renewsOn).toISOString(),
+      });
+    });
+
     it('a reminder goes 7 days before the renewal, once a period', async () => {
       const account = await register('reminded');
       const joined = await join(account, 'basic');
