@@ -1,10 +1,11 @@
-import { and, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { type MembershipPlanId, planNamed } from '../../contracts/membership.ts';
 import { formatDollars } from '../../contracts/money.ts';
 import type { Database } from '../../db/client.ts';
 import { type MembershipChargeRow, membershipCharges, memberships, paymentMethods, users } from '../../db/schema.ts';
 import type { Mailer } from './mail.ts';
 import type { ChargeResult, PaymentGateway } from './payments.ts';
+import type { Transaction } from './stock.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -79,6 +80,25 @@ export function oneMonthFrom(date: Date): Date {
   const next = new Date(date);
   next.setMonth(next.getMonth() + 1);
   return next;
+}
+
+/**
+ * Join and upgrade claims left pending longer than the lease by a process that died are
+ * settled as declined, so they no longer block the member's next charge (a renewal or a new
+ * join or upgrade). A real gateway's answer for them would come from reconciliation.
+ */
+export async function dropStaleClaims(tx: Transaction, userId: number, now: Date): Promise<void> {
+  await tx
+    .update(membershipCharges)
+    .set({ status: 'declined', updatedAt: now })
+    .where(
+      and(
+        eq(membershipCharges.userId, userId),
+        eq(membershipCharges.status, 'pending'),
+        inArray(membershipCharges.kind, ['join', 'upgrade']),
+        lt(membershipCharges.updatedAt, new Date(now.getTime() - RENEWAL_RULES.leaseMs)),
+      ),
+    );
 }
 
 /** Where the period a renewal pays for starts: its date, unless it is charged more than a day late (then now). */
@@ -218,6 +238,8 @@ export function createMembershipBilling({
         )
         .for('update', { skipLocked: true });
       if (!membership) return null;
+      // A join or upgrade whose process died would otherwise hold the one-in-flight slot for good.
+      await dropStaleClaims(tx, userId, now);
       const periodStart =
         membership.status === 'active' ? renewalPeriodStart(membership.renewsOn, now) : membership.renewsOn;
       const plan = membership.pendingPlan ?? membership.plan;

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, or, sql } from 'drizzle-orm';
 import {
   MEMBERSHIP_MESSAGES,
   type MembershipPlanId,
@@ -24,6 +24,7 @@ import {
   amountWithGst,
   chargeKey,
   chargeReceipt,
+  dropStaleClaims,
   humanDate,
   oneMonthFrom,
   priceOf,
@@ -76,7 +77,6 @@ function isLive(row: Pick<MembershipRow, 'status' | 'renewsOn'>): boolean {
   return status !== 'cancelled' && status !== 'lapsed';
 }
 
-/** A join or upgrade claim older than this was left by a process that died: it no longer blocks. */
 const STALE_CLAIM_MS = RENEWAL_RULES.leaseMs;
 
 /** How a join or plan change pays: a typed card (saved on approval) or one of the shopper's saved methods. */
@@ -269,21 +269,6 @@ export function createMemberships({
     return methodId;
   }
 
-  /** Join and upgrade claims left pending by a process that died no longer block the member. */
-  async function dropStaleClaims(tx: Transaction, userId: number) {
-    await tx
-      .update(membershipCharges)
-      .set({ status: 'declined', updatedAt: new Date() })
-      .where(
-        and(
-          eq(membershipCharges.userId, userId),
-          eq(membershipCharges.status, 'pending'),
-          sql`${membershipCharges.kind} in ('join', 'upgrade')`,
-          lt(membershipCharges.updatedAt, new Date(Date.now() - STALE_CLAIM_MS)),
-        ),
-      );
-  }
-
   function cardText(payer: Payer, result: Extract<ChargeResult, { status: 'approved' }>): string {
     return payer.kind === 'saved'
       ? `${payer.method.provider} ending ${payer.method.last4Digits}`
@@ -326,7 +311,7 @@ export function createMemberships({
         await tx.execute(sql`select 1 from ${users} where ${users.id} = ${userId} for update`);
         const [held] = await tx.select().from(memberships).where(eq(memberships.userId, userId));
         if (held && isLive(held)) throw new ConflictError(MEMBERSHIP_MESSAGES.alreadyMember);
-        await dropStaleClaims(tx, userId);
+        await dropStaleClaims(tx, userId, new Date());
         const [row] = await tx
           .insert(membershipCharges)
           .values({
@@ -489,7 +474,7 @@ export function createMemberships({
             cardData: [MEMBERSHIP_MESSAGES.noPaymentMethod],
           });
         }
-        await dropStaleClaims(tx, userId);
+        await dropStaleClaims(tx, userId, new Date());
         const fields = {
           plan: target.id,
           amountCents: amount,
