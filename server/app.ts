@@ -57,6 +57,11 @@ export interface BuildAppOptions {
   storefront?: StorefrontOptions;
   /** Pino options or false; tests pass false. */
   logger?: boolean | Record<string, unknown>;
+  /**
+   * Run the background jobs on the wall clock (membership renewals; default true). Tests that
+   * drive the job themselves with `runOnce(now)` leave it off, so it cannot race their clock.
+   */
+  backgroundJobs?: boolean;
 }
 
 /** TRUST_PROXY as Fastify takes it: a hop count becomes proxy-addr's "trust the nearest N hops". */
@@ -135,8 +140,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', () => catalogEvents.close());
   app.addHook('onReady', async () => app.services.search.suggestions.start(app.log));
   // Membership renewals: every process runs the job; the charge rows make it charge once.
-  app.addHook('onReady', async () => app.services.membershipBilling.start(app.log));
-  app.addHook('onClose', () => app.services.membershipBilling.stop());
+  if (options.backgroundJobs !== false) {
+    app.addHook('onReady', async () => app.services.membershipBilling.start(app.log));
+    app.addHook('onClose', () => app.services.membershipBilling.stop());
+  }
   app.addHook('onClose', () => app.services.search.suggestions.close());
   if (config.admin) {
     const admin = config.admin;

@@ -23,7 +23,7 @@ export const TEST_CATALOGUE_PRODUCTS = 240;
  */
 export async function createTestShop(
   kind: DatabaseKind = 'pglite',
-  options: { products?: number; env?: Record<string, string>; storefront?: boolean } = {},
+  options: { products?: number; env?: Record<string, string>; storefront?: boolean; backgroundJobs?: boolean } = {},
 ): Promise<TestShop> {
   const scratch = kind === 'postgres' ? await createScratchDatabase() : undefined;
   const config = loadConfig({
@@ -42,6 +42,8 @@ export async function createTestShop(
     config,
     database,
     logger: false,
+    // The renewal job runs on the wall clock; tests call its runOnce(now) themselves.
+    backgroundJobs: options.backgroundJobs ?? false,
     ...(options.storefront ? { storefront: { mode: 'production', buildDir: config.buildDir } as const } : {}),
   });
   await app.ready();
