@@ -175,6 +175,7 @@ describe('the back office’s pages', () => {
         'Orders',
         'Returns',
         'Messages',
+        'Security',
       ]);
       // Let pictures and late scripts load, so a violation they cause is counted.
       await adminPage.waitForLoadState('networkidle');

@@ -174,6 +174,10 @@ describe('a member joins, earns, redeems, cancels and goes Premium', () => {
     await expect.poll(() => checkoutTotals(page), SETTLE).toEqual(figures);
     await page.getByRole('button', { name: 'Continue to Payment' }).click();
     await waitForStep(page, 'Payment');
+    // Joining saved the member's card (it pays the renewals): checkout offers it first.
+    const savedCard = page.getByRole('radio', { name: /Visa ending 4242/ });
+    await expect.poll(() => savedCard.isChecked(), SETTLE).toBe(true);
+    await page.getByRole('radio', { name: 'A new card' }).check();
     await fillCard(page, { number: APPROVE_CARD, name: 'Matilda Quokka' });
     await page.getByRole('button', { name: 'Review Order' }).click();
     await waitForStep(page, 'Confirmation');
