@@ -156,7 +156,7 @@ describe('the back office’s pages', () => {
     }
   }
 
-  it.each(['upload', 'dashboard', 'products', 'product-edit', 'orders', 'order', 'returns', 'messages'])(
+  it.each(['upload', 'dashboard', 'products', 'product-edit', 'orders', 'order', 'returns', 'messages', 'security'])(
     '%s: no serious axe finding, no CSP violation, no page error, at 390 and 1280 px',
     async (name) => {
       const entry = pages.find((candidate) => candidate.name === name)!;
