@@ -41,3 +41,11 @@ export const idListSchema = z
   .transform((value) => value.split(',').filter((part) => part !== ''))
   .pipe(z.array(z.string().refine((value) => parseId(value) !== null, 'Must be a comma-separated list of ids')).max(50))
   .transform((ids) => [...new Set(ids.map(Number))]);
+
+/** A list's `?page=`: 1 to 10,000, 1 when absent. */
+export const pageNumberSchema = z.coerce
+  .number({ error: 'page must be a whole number' })
+  .int('page must be a whole number')
+  .min(1, 'page must be 1 or more')
+  .max(10_000, 'page must be at most 10000')
+  .default(1);

@@ -25,16 +25,13 @@ export function sessionCookie(token: string, expiresAt: Date, secure: boolean): 
   });
 }
 
+/** An httpOnly cookie of the shop's, removed. */
+function clearedCookie(name: string, secure: boolean, path = '/'): string {
+  return stringifySetCookie({ name, value: '', httpOnly: true, sameSite: 'lax', secure, path, maxAge: 0 });
+}
+
 export function clearedSessionCookie(secure: boolean): string {
-  return stringifySetCookie({
-    name: sessionCookieName(secure),
-    value: '',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/',
-    maxAge: 0,
-  });
+  return clearedCookie(sessionCookieName(secure), secure);
 }
 
 /**
@@ -120,15 +117,7 @@ export function oauthCookie(value: string, secure: boolean): string {
 }
 
 export function clearedOauthCookie(secure: boolean): string {
-  return stringifySetCookie({
-    name: OAUTH_COOKIE,
-    value: '',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/auth/google',
-    maxAge: 0,
-  });
+  return clearedCookie(OAUTH_COOKIE, secure, '/auth/google');
 }
 
 export function readOauthCookie(cookieHeader: string | null): string | undefined {
@@ -156,15 +145,7 @@ export function secondFactorCookie(challenge: string, expiresAt: Date, secure: b
 }
 
 export function clearedSecondFactorCookie(secure: boolean): string {
-  return stringifySetCookie({
-    name: secondFactorCookieName(secure),
-    value: '',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/',
-    maxAge: 0,
-  });
+  return clearedCookie(secondFactorCookieName(secure), secure);
 }
 
 export function readSecondFactorCookie(cookieHeader: string | null, secure: boolean): string | undefined {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idSchema } from '../../contracts/params.ts';
+import { idSchema, pageNumberSchema } from '../../contracts/params.ts';
 import { pointsAdjustmentSchema, pointsLedgerSchema } from '../../contracts/points.ts';
 import { authOf, requireRole } from '../plugins/auth.ts';
 import { errorResponses } from './openapi.ts';
@@ -24,14 +24,7 @@ export const adminPointsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "A shopper's points: available and pending balances and the ledger, newest first",
         params: userParamsSchema,
-        querystring: z.object({
-          page: z.coerce
-            .number({ error: 'page must be a whole number' })
-            .int('page must be a whole number')
-            .min(1, 'page must be 1 or more')
-            .max(10_000, 'page must be at most 10000')
-            .default(1),
-        }),
+        querystring: z.object({ page: pageNumberSchema }),
         response: { 200: pointsLedgerSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },

@@ -2,19 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orderSchema } from '../../contracts/orders.ts';
-import { idParamsSchema } from '../../contracts/params.ts';
+import { idParamsSchema, pageNumberSchema } from '../../contracts/params.ts';
 import type { Actor } from '../domain/audit.ts';
 import { listAudit } from '../domain/audit.ts';
 import { ADMIN_ORDER_STATUSES } from '../domain/back-office.ts';
 import { authOf, requireRole } from '../plugins/auth.ts';
 import { errorResponses } from './openapi.ts';
-
-const pageSchema = z.coerce
-  .number({ error: 'page must be a whole number' })
-  .int('page must be a whole number')
-  .min(1)
-  .max(10_000)
-  .default(1);
 
 const adminOrderDetailSchema = z.object({
   order: orderSchema,
@@ -140,7 +133,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
             .enum(ADMIN_ORDER_STATUSES, { error: `status must be one of ${ADMIN_ORDER_STATUSES.join(', ')}` })
             .optional(),
           q: z.string().trim().max(200, 'q must be 200 characters or fewer').optional(),
-          page: pageSchema,
+          page: pageNumberSchema,
         }),
         response: { 200: orderPageSchema, ...errorResponses(400, 401, 403) },
       },
@@ -233,7 +226,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Messages sent through the contact form, newest first',
-        querystring: z.object({ page: pageSchema }),
+        querystring: z.object({ page: pageNumberSchema }),
         response: { 200: messagePageSchema, ...errorResponses(400, 401, 403) },
       },
     },

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MEMBERSHIP_VIEW_STATUSES } from '../../contracts/membership.ts';
 import { changePlanSchema, joinMembershipSchema, redemptionSchema } from '../../contracts/membership-input.ts';
 import { orderSchema } from '../../contracts/orders.ts';
+import { pageNumberSchema } from '../../contracts/params.ts';
 import { pointsLedgerSchema } from '../../contracts/points.ts';
 import { authOf, requireUser } from '../plugins/auth.ts';
 import { errorResponses } from './openapi.ts';
@@ -119,14 +120,7 @@ export const membershipRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Your points: available and pending balances, when pending points free up, the ledger newest first',
-        querystring: z.object({
-          page: z.coerce
-            .number({ error: 'page must be a whole number' })
-            .int('page must be a whole number')
-            .min(1, 'page must be 1 or more')
-            .max(10_000, 'page must be at most 10000')
-            .default(1),
-        }),
+        querystring: z.object({ page: pageNumberSchema }),
         response: { 200: pointsLedgerSchema, ...errorResponses(400, 401) },
       },
     },

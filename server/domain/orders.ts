@@ -72,6 +72,23 @@ class DeclinedInTransaction extends Error {
   }
 }
 
+/** A new order's row before it is priced: no money yet, and where it goes (the inverse of `addressOf`). */
+function unpricedTo(address: ShippingAddress) {
+  return {
+    subtotalCents: 0,
+    gstCents: 0,
+    shippingCents: 0,
+    totalCents: 0,
+    shipFullName: address.fullName,
+    shipAddressLine1: address.addressLine1,
+    shipAddressLine2: address.addressLine2,
+    shipCity: address.city,
+    shipState: address.state,
+    shipPostalCode: address.postalCode,
+    shipCountry: address.country,
+  };
+}
+
 function addressOf(row: OrderRow): ShippingAddress | null {
   if (!row.shipFullName || !row.shipAddressLine1 || !row.shipCity || !row.shipState || !row.shipPostalCode) return null;
   return {
@@ -297,17 +314,7 @@ export function createOrders({
               email: input.userEmail,
               idempotencyKey: input.sessionId,
               requestHash,
-              subtotalCents: 0,
-              gstCents: 0,
-              shippingCents: 0,
-              totalCents: 0,
-              shipFullName: address.fullName,
-              shipAddressLine1: address.addressLine1,
-              shipAddressLine2: address.addressLine2,
-              shipCity: address.city,
-              shipState: address.state,
-              shipPostalCode: address.postalCode,
-              shipCountry: address.country,
+              ...unpricedTo(address),
             })
             .onConflictDoNothing()
             .returning();
@@ -505,17 +512,7 @@ export function createOrders({
             requestHash: 'redemption',
             paymentMethod: 'points',
             pointsSpent: cost,
-            subtotalCents: 0,
-            gstCents: 0,
-            shippingCents: 0,
-            totalCents: 0,
-            shipFullName: address.fullName,
-            shipAddressLine1: address.addressLine1,
-            shipAddressLine2: address.addressLine2,
-            shipCity: address.city,
-            shipState: address.state,
-            shipPostalCode: address.postalCode,
-            shipCountry: address.country,
+            ...unpricedTo(address),
           })
           .returning();
         if (!created) throw new Error('Inserting a redemption order returned no row');
