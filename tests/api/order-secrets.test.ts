@@ -78,8 +78,14 @@ function stringsOf(value: unknown, into: string[] = []): string[] {
   return into;
 }
 
+/**
+ * A time as PostgreSQL or JSON writes it: its digits are the clock's (".739+00" is 739 ms, and
+ * turned up by chance in an e-mail row's created_at), never somewhere a CVV could be kept.
+ */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}(:?\d{2})?)?$/;
+
 function cvvIn(value: unknown): string | null {
-  return stringsOf(value).find((text) => CVV_ALONE.test(text)) ?? null;
+  return stringsOf(value).find((text) => !TIMESTAMP.test(text) && CVV_ALONE.test(text)) ?? null;
 }
 
 function readMailText(file: string): string {
