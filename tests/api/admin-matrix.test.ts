@@ -666,6 +666,7 @@ for (const { kind, skip } of kinds) {
           { path: '/admin/products' },
           { path: '/admin/products/new' },
           { path: '/admin/products/:id', needs: 'product' },
+          { path: '/admin/security' },
           { path: '/upload' },
         ];
 
