@@ -202,7 +202,7 @@ export const orderSchema = z
     orderNumber: z.string(),
     createdAt: z.string(),
     status: z.enum(['Pending', 'Processing', 'Succeeded', 'Cancelled']),
-    paymentStatus: z.enum(['Pending', 'Paid', 'Refunded', 'Failed']),
+    paymentStatus: z.enum(['Pending', 'Paid', 'Partially refunded', 'Refunded', 'Failed']),
     transactionId: z.string().nullable(),
     email: z.string().nullable(),
     cardBrand: z.string().nullable(),
@@ -218,6 +218,17 @@ export const orderSchema = z
     returnStatus: z.enum(['Requested', 'Approved', 'Rejected']).nullable(),
     /** Loyalty points a redemption order was paid with (0 for orders paid by card). */
     pointsSpent: z.number().int(),
+    /** The delivery charge's GST share (part of `shippingCost`); 0 on orders issued before it was shown. */
+    shippingTaxAmount: z.number(),
+    /** "GST included in the total": the goods' GST (`taxAmount`) plus the delivery's. */
+    totalTaxAmount: z.number(),
+    /** Delivered outside Australia: a GST-free export. */
+    gstFreeExport: z.boolean(),
+    /** Money refunded so far (cancel, approved returns), and when the last refund was made. */
+    refundedAmount: z.number(),
+    refundedAt: z.string().nullable(),
+    fulfilment: z.enum(['delivery', 'collect']),
+    contactPhone: z.string().nullable(),
   })
   .meta({ id: 'Order' });
 export type Order = z.infer<typeof orderSchema>;

@@ -546,7 +546,9 @@ export const cartItems = pgTable(
 );
 
 export const ORDER_STATUSES = ['Pending', 'Processing', 'Succeeded', 'Cancelled'] as const;
-export const PAYMENT_STATUSES = ['Pending', 'Paid', 'Refunded', 'Failed'] as const;
+export const PAYMENT_STATUSES = ['Pending', 'Paid', 'Partially refunded', 'Refunded', 'Failed'] as const;
+/** How an order reaches its shopper (spec-decisions "Fulfilment"). */
+export const FULFILMENT_METHODS = ['delivery', 'collect'] as const;
 
 /**
  * Orders. Money is integer cents, priced on the server when placed. `userId` and the
@@ -572,7 +574,19 @@ export const orders = pgTable(
     subtotalCents: integer('subtotal_cents').notNull(),
     gstCents: integer('gst_cents').notNull(),
     shippingCents: integer('shipping_cents').notNull(),
+    /**
+     * The delivery charge's GST share (1/11 of it), part of `shippingCents`, not added to the
+     * total. Null on orders placed before delivery GST was shown: they keep the invoice they
+     * were issued with.
+     */
+    shippingGstCents: integer('shipping_gst_cents'),
     totalCents: integer('total_cents').notNull(),
+    /** What has been refunded so far (cancel, approved returns); paymentStatus says whether in part or in full. */
+    refundedCents: integer('refunded_cents').notNull().default(0),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    fulfilment: text('fulfilment', { enum: FULFILMENT_METHODS }).notNull().default('delivery'),
+    /** The phone the courier or the store uses for this order (the account's by default). */
+    contactPhone: text('contact_phone'),
     shipFullName: text('ship_full_name'),
     shipAddressLine1: text('ship_address_line1'),
     shipAddressLine2: text('ship_address_line2'),
@@ -596,6 +610,7 @@ export const orders = pgTable(
       'orders_amounts_nonnegative',
       sql`${t.subtotalCents} >= 0 and ${t.gstCents} >= 0 and ${t.shippingCents} >= 0`,
     ),
+    check('orders_refund_within_total', sql`${t.refundedCents} >= 0 and ${t.refundedCents} <= ${t.totalCents}`),
     check('orders_total_adds_up', sql`${t.totalCents} = ${t.subtotalCents} + ${t.gstCents} + ${t.shippingCents}`),
   ],
 );
@@ -656,6 +671,71 @@ export const returnRequests = pgTable(
     ...timestamps,
   },
   (t) => [index('return_requests_order_idx').on(t.orderId)],
+);
+
+/**
+ * How an order left the shop or is waiting at the store (issue 22): one record per order.
+ * A delivery is shipped with a carrier and tracking number; a collect order is made ready,
+ * then collected (or cancelled after 14 days uncollected, with a reminder after 7).
+ */
+export const orderFulfilments = pgTable('order_fulfilments', {
+  orderId: integer('order_id')
+    .primaryKey()
+    .references(() => orders.id, { onDelete: 'cascade' }),
+  method: text('method', { enum: FULFILMENT_METHODS }).notNull(),
+  /** A key of the carriers' list in contracts (australia-post, startrack, couriers-please, other). */
+  carrier: text('carrier'),
+  trackingNumber: text('tracking_number'),
+  shippedAt: timestamp('shipped_at', { withTimezone: true }),
+  readyAt: timestamp('ready_at', { withTimezone: true }),
+  collectReminderSentAt: timestamp('collect_reminder_sent_at', { withTimezone: true }),
+  collectedAt: timestamp('collected_at', { withTimezone: true }),
+  ...timestamps,
+});
+
+/**
+ * An adjustment note (the ATO's credit note), issued with every refund of money: a cancel or
+ * an approved return. Its figures are stored, as an invoice's are, and never recomputed.
+ */
+export const adjustmentNotes = pgTable(
+  'adjustment_notes',
+  {
+    id: serial('id').primaryKey(),
+    noteNumber: text('note_number').notNull().generatedAlwaysAs(sql`'AN-' || (100000 + id)::text`),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    returnRequestId: integer('return_request_id').references(() => returnRequests.id, { onDelete: 'set null' }),
+    reason: text('reason').notNull(),
+    /** `[{ orderItemId, productName, sku, quantity, unitPriceCents, totalCents }]`, ex GST as on the invoice. */
+    lines: jsonb('lines')
+      .$type<
+        {
+          orderItemId: number;
+          productName: string;
+          sku: string;
+          quantity: number;
+          unitPriceCents: number;
+          totalCents: number;
+        }[]
+      >()
+      .notNull(),
+    subtotalCents: integer('subtotal_cents').notNull(),
+    gstCents: integer('gst_cents').notNull(),
+    shippingCents: integer('shipping_cents').notNull(),
+    shippingGstCents: integer('shipping_gst_cents').notNull(),
+    totalCents: integer('total_cents').notNull(),
+    refundId: text('refund_id'),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [
+    uniqueIndex('adjustment_notes_number_key').on(t.noteNumber),
+    index('adjustment_notes_order_idx').on(t.orderId),
+    check(
+      'adjustment_notes_total_adds_up',
+      sql`${t.totalCents} = ${t.subtotalCents} + ${t.gstCents} + ${t.shippingCents}`,
+    ),
+  ],
 );
 
 export type OrderRow = typeof orders.$inferSelect;

@@ -11,7 +11,7 @@ import {
   type ShippingAddress,
 } from '../../contracts/orders.ts';
 import { POINTS_MESSAGES, RETURN_WINDOW_DAYS } from '../../contracts/points.ts';
-import { lineTotalCents, priceOrder } from '../../contracts/pricing.ts';
+import { isGstFreeExport, lineTotalCents, priceOrder } from '../../contracts/pricing.ts';
 import type { Database } from '../../db/client.ts';
 import {
   type OrderItemRow,
@@ -78,6 +78,8 @@ function unpricedTo(address: ShippingAddress) {
     subtotalCents: 0,
     gstCents: 0,
     shippingCents: 0,
+    // Set, not null: an order placed from now on shows its delivery's GST on its invoice.
+    shippingGstCents: 0,
     totalCents: 0,
     shipFullName: address.fullName,
     shipAddressLine1: address.addressLine1,
@@ -133,7 +135,29 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], returnStatus: Orde
     shippingAddress: addressOf(row),
     returnStatus,
     pointsSpent: row.pointsSpent,
+    shippingTaxAmount: centsToDollars(row.shippingGstCents ?? 0),
+    totalTaxAmount: centsToDollars(row.gstCents + (row.shippingGstCents ?? 0)),
+    gstFreeExport: isGstFreeExportOrder(row),
+    refundedAmount: centsToDollars(row.refundedCents),
+    refundedAt: row.refundedAt?.toISOString() ?? null,
+    fulfilment: row.fulfilment,
+    contactPhone: row.contactPhone,
   };
+}
+
+/**
+ * An order priced as a GST-free export (delivered outside Australia). Orders issued before
+ * exports were GST-free (no stored delivery GST) charged GST and keep saying so.
+ */
+export function isGstFreeExportOrder(
+  row: Pick<OrderRow, 'fulfilment' | 'shipCountry' | 'shippingGstCents' | 'pointsSpent'>,
+): boolean {
+  return (
+    row.pointsSpent === 0 &&
+    row.shippingGstCents !== null &&
+    row.fulfilment === 'delivery' &&
+    isGstFreeExport(row.shipCountry)
+  );
 }
 
 /**
@@ -326,7 +350,7 @@ export function createOrders({
             return { row: existing, replayed: true };
           }
           const lines = await reserveStock(tx, input.orderItems);
-          const totals = priceOrder(lines, plan);
+          const totals = priceOrder(lines, { plan, country: address.country });
           const charge = await gateway.charge({
             amountCents: totals.totalCents,
             source,
@@ -354,6 +378,7 @@ export function createOrders({
             subtotalCents: totals.subtotalCents,
             gstCents: totals.gstCents,
             shippingCents: totals.shippingCents,
+            shippingGstCents: totals.shippingGstCents,
             totalCents: totals.totalCents,
           });
           await clearSavedCart(tx, buyer.userId);
