@@ -344,7 +344,14 @@ for (const { kind, skip } of kinds) {
           { unitPriceCents: 2_500, quantity: 2 },
           { unitPriceCents: 3_000, quantity: 1 },
         ]);
-        expect(totals).toEqual({ subtotalCents: 8_000, gstCents: 800, shippingCents: 1_000, totalCents: 9_800 });
+        expect(totals).toEqual({
+          subtotalCents: 8_000,
+          gstCents: 800,
+          shippingCents: 1_000,
+          shippingGstCents: 91,
+          totalGstCents: 891,
+          totalCents: 9_800,
+        });
         const { order } = answer.body;
         expect(answer.body).toEqual({
           status: 'succeeded',
@@ -394,9 +401,19 @@ for (const { kind, skip } of kinds) {
             shippingAddress: SHIPPING_STORED,
             returnStatus: null,
             pointsSpent: 0,
+            // The $10 delivery is GST-inclusive: $0.91 of it is GST, shown beside the goods' $8.00.
+            shippingTaxAmount: 0.91,
+            totalTaxAmount: 8.91,
+            gstFreeExport: false,
+            refundedAmount: 0,
+            refundedAt: null,
+            fulfilment: 'delivery',
+            contactPhone: null,
           },
         });
         expect(order.subtotal).toBe(dollars(totals.subtotalCents));
+        expect(order.shippingTaxAmount).toBe(dollars(totals.shippingGstCents));
+        expect(order.totalTaxAmount).toBe(dollars(totals.totalGstCents));
         expect(order.taxAmount).toBe(dollars(totals.gstCents));
         expect(order.shippingCost).toBe(dollars(totals.shippingCents));
         expect(order.total).toBe(dollars(totals.totalCents));
@@ -416,6 +433,7 @@ for (const { kind, skip } of kinds) {
           subtotalCents: 8_000,
           gstCents: 800,
           shippingCents: 1_000,
+          shippingGstCents: 91,
           totalCents: 9_800,
           status: 'Processing',
           paymentStatus: 'Paid',

@@ -1,11 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { COUNTRIES } from '../../contracts/account-fields.ts';
 import { isExpiryValid, passesLuhn } from '../../contracts/orders.ts';
 import {
+  displayPrice,
   FLAT_SHIPPING_CENTS,
   FREE_SHIPPING_THRESHOLD_CENTS,
+  freeDeliveryShortfallCents,
   GST_RATE,
   gstCents,
+  gstShareOfInclusive,
+  isGstFreeExport,
   lineTotalCents,
   type PricedLine,
   priceCart,
@@ -158,16 +163,21 @@ describe('shippingCents', () => {
 
 describe('priceOrder', () => {
   it('prices $100.00 with shipping and $100.01 without', () => {
+    // The $10 delivery is GST-inclusive: its GST share ($0.91) is reported, not added.
     expect(priceOrder([{ unitPriceCents: 10_000, quantity: 1 }])).toEqual({
       subtotalCents: 10_000,
       gstCents: 1_000,
       shippingCents: 1_000,
+      shippingGstCents: 91,
+      totalGstCents: 1_091,
       totalCents: 12_000,
     });
     expect(priceOrder([{ unitPriceCents: 10_001, quantity: 1 }])).toEqual({
       subtotalCents: 10_001,
       gstCents: 1_000,
       shippingCents: 0,
+      shippingGstCents: 0,
+      totalGstCents: 1_000,
       totalCents: 11_001,
     });
     // Three lines of $33.33 are $99.99: still under the threshold.
@@ -175,6 +185,8 @@ describe('priceOrder', () => {
       subtotalCents: 9_999,
       gstCents: 1_000,
       shippingCents: 1_000,
+      shippingGstCents: 91,
+      totalGstCents: 1_091,
       totalCents: 11_999,
     });
     // $50.00 + $50.01 crosses it.
@@ -183,7 +195,14 @@ describe('priceOrder', () => {
         { unitPriceCents: 5_000, quantity: 1 },
         { unitPriceCents: 5_001, quantity: 1 },
       ]),
-    ).toEqual({ subtotalCents: 10_001, gstCents: 1_000, shippingCents: 0, totalCents: 11_001 });
+    ).toEqual({
+      subtotalCents: 10_001,
+      gstCents: 1_000,
+      shippingCents: 0,
+      shippingGstCents: 0,
+      totalGstCents: 1_000,
+      totalCents: 11_001,
+    });
   });
 
   it('ships a Premium order of $100.00 free', () => {
@@ -191,6 +210,8 @@ describe('priceOrder', () => {
       subtotalCents: 10_000,
       gstCents: 1_000,
       shippingCents: 0,
+      shippingGstCents: 0,
+      totalGstCents: 1_000,
       totalCents: 11_000,
     });
   });
@@ -239,6 +260,168 @@ describe('priceOrder', () => {
           expect(priceOrder(priced).subtotalCents).toBe(prices.reduce((sum, p) => sum + p.dollars * 100 + p.cents, 0));
         },
       ),
+    );
+  });
+});
+
+describe('the GST figures (issue 22: GST-inclusive delivery, exports)', () => {
+  it('prices HT-100001: $89.00 + $10 delivery → GST $8.90 + $0.91 = $9.81, total $107.90', () => {
+    expect(priceOrder([{ unitPriceCents: 8_900, quantity: 1 }], { country: 'Australia' })).toEqual({
+      subtotalCents: 8_900,
+      gstCents: 890,
+      shippingCents: 1_000,
+      shippingGstCents: 91,
+      totalGstCents: 981,
+      totalCents: 10_790,
+    });
+  });
+
+  it('prices 2 × $9.95 once per order: GST $1.99 on $19.90, not twice a rounded $1.00', () => {
+    expect(priceOrder([{ unitPriceCents: 995, quantity: 2 }], { country: 'Australia' })).toEqual({
+      subtotalCents: 1_990,
+      gstCents: 199,
+      shippingCents: 1_000,
+      shippingGstCents: 91,
+      totalGstCents: 290,
+      totalCents: 3_189,
+    });
+    // The shelf price is $10.95 inc GST (99.5 cents of GST rounds up); two of them are $21.90,
+    // a cent above the charge's $21.89: the Order Summary is authoritative (ruling "Money").
+    expect(displayPrice(995)).toEqual({ incGstCents: 1_095, exGstCents: 995 });
+  });
+
+  it('charges no GST on an export: goods and delivery to the United States are GST-free', () => {
+    expect(priceOrder([{ unitPriceCents: 8_900, quantity: 1 }], { country: 'United States' })).toEqual({
+      subtotalCents: 8_900,
+      gstCents: 0,
+      shippingCents: 1_000,
+      shippingGstCents: 0,
+      totalGstCents: 0,
+      totalCents: 9_900,
+    });
+    for (const country of ['Canada', 'United Kingdom']) {
+      expect(priceOrder([{ unitPriceCents: 12_345, quantity: 1 }], { country }).totalGstCents, country).toBe(0);
+    }
+  });
+
+  it('prices an order with no address yet (the quote) as Australian', () => {
+    expect(priceOrder([{ unitPriceCents: 8_900, quantity: 1 }], { country: null })).toEqual(
+      priceOrder([{ unitPriceCents: 8_900, quantity: 1 }], { country: 'Australia' }),
+    );
+    expect(priceOrder([{ unitPriceCents: 8_900, quantity: 1 }])).toEqual(
+      priceOrder([{ unitPriceCents: 8_900, quantity: 1 }], { country: 'Australia' }),
+    );
+  });
+
+  it('charges no delivery for click & collect, and collect at the Sydney store is never an export', () => {
+    const collect = { unitPriceCents: 8_900, quantity: 1 };
+    expect(priceOrder([collect], { fulfilment: 'collect', country: 'Australia' })).toEqual({
+      subtotalCents: 8_900,
+      gstCents: 890,
+      shippingCents: 0,
+      shippingGstCents: 0,
+      totalGstCents: 890,
+      totalCents: 9_790,
+    });
+    expect(priceOrder([collect], { fulfilment: 'collect', country: 'United States' })).toEqual(
+      priceOrder([collect], { fulfilment: 'collect' }),
+    );
+  });
+
+  it('takes the delivery GST as 1/11 of the GST-inclusive charge, rounded to the cent', () => {
+    expect(gstShareOfInclusive(1_000)).toBe(91);
+    expect(gstShareOfInclusive(0)).toBe(0);
+    expect(gstShareOfInclusive(1_100)).toBe(100);
+    expect(gstShareOfInclusive(5)).toBe(0);
+    expect(gstShareOfInclusive(6)).toBe(1);
+  });
+
+  it('knows an export by its country; no country is Australian', () => {
+    expect(isGstFreeExport('Australia')).toBe(false);
+    expect(isGstFreeExport(null)).toBe(false);
+    expect(isGstFreeExport(undefined)).toBe(false);
+    for (const country of ['United States', 'Canada', 'United Kingdom']) expect(isGstFreeExport(country)).toBe(true);
+  });
+});
+
+describe('displayPrice', () => {
+  it('headlines ex GST × 1.1 rounded to the cent, with the ex-GST price beside it', () => {
+    expect(displayPrice(8_900)).toEqual({ incGstCents: 9_790, exGstCents: 8_900 });
+    expect(displayPrice(0)).toEqual({ incGstCents: 0, exGstCents: 0 });
+    expect(displayPrice(1)).toEqual({ incGstCents: 1, exGstCents: 1 });
+    expect(displayPrice(5)).toEqual({ incGstCents: 6, exGstCents: 5 });
+    expect(displayPrice(10_000)).toEqual({ incGstCents: 11_000, exGstCents: 10_000 });
+  });
+
+  it('is the one-line cart’s subtotal + GST for every price, in whole cents', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000_000 }), (exGst) => {
+        const shown = displayPrice(exGst);
+        expect(Number.isSafeInteger(shown.incGstCents)).toBe(true);
+        expect(shown.exGstCents).toBe(exGst);
+        expect(shown.incGstCents).toBe(priceCart([{ unitPriceCents: exGst, quantity: 1 }]).totalCents);
+        expect(shown.incGstCents).toBe(exGst + exactGst(exGst));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
+describe('freeDeliveryShortfallCents', () => {
+  it('is what takes the ex-GST subtotal over $100.00; nothing once delivery is free or for Premium', () => {
+    expect(freeDeliveryShortfallCents(8_900)).toBe(1_101);
+    expect(freeDeliveryShortfallCents(0)).toBe(10_001);
+    expect(freeDeliveryShortfallCents(10_000)).toBe(1);
+    expect(freeDeliveryShortfallCents(10_001)).toBe(0);
+    expect(freeDeliveryShortfallCents(8_900, 'basic')).toBe(1_101);
+    expect(freeDeliveryShortfallCents(8_900, 'premium')).toBe(0);
+    expect(freeDeliveryShortfallCents(0, 'premium')).toBe(0);
+  });
+
+  it('adding the shortfall always makes delivery free, and a cent less never does', () => {
+    fc.assert(
+      fc.property(subtotal, plan, (cents, chosen) => {
+        const shortfall = freeDeliveryShortfallCents(cents, chosen);
+        expect(Number.isSafeInteger(shortfall)).toBe(true);
+        expect(shortfall).toBeGreaterThanOrEqual(0);
+        expect(shippingCents(cents + shortfall, chosen)).toBe(0);
+        if (shortfall > 0) expect(shippingCents(cents + shortfall - 1, chosen)).toBe(FLAT_SHIPPING_CENTS);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
+describe('priceOrder for any cart and address', () => {
+  const country = fc.constantFrom<string | null>(null, ...COUNTRIES);
+  const fulfilment = fc.constantFrom<'delivery' | 'collect'>('delivery', 'collect');
+
+  it('keeps the spec’s total for Australia, drops every GST for an export, all in whole cents', () => {
+    fc.assert(
+      fc.property(lines, plan, country, fulfilment, (priced, chosen, where, how) => {
+        const totals = priceOrder(priced, { plan: chosen, country: where, fulfilment: how });
+        for (const value of Object.values(totals)) {
+          expect(Number.isSafeInteger(value)).toBe(true);
+          expect(value).toBeGreaterThanOrEqual(0);
+        }
+        const subtotal = subtotalCents(priced);
+        const shipping = shippingCents(subtotal, chosen, how);
+        expect(totals.subtotalCents).toBe(subtotal);
+        expect(totals.shippingCents).toBe(shipping);
+        expect(totals.totalGstCents).toBe(totals.gstCents + totals.shippingGstCents);
+        const isExport = how === 'delivery' && where !== null && where !== 'Australia';
+        if (isExport) {
+          expect(totals.gstCents).toBe(0);
+          expect(totals.shippingGstCents).toBe(0);
+          expect(totals.totalCents).toBe(subtotal + shipping);
+        } else {
+          // The spec's formula, unchanged: subtotal + round(subtotal × 0.1) + shipping.
+          expect(totals.gstCents).toBe(exactGst(subtotal));
+          expect(totals.totalCents).toBe(subtotal + exactGst(subtotal) + shipping);
+          expect(totals.shippingGstCents).toBe(shipping === 0 ? 0 : Math.round(shipping / 11));
+        }
+      }),
+      { numRuns: 3_000 },
     );
   });
 });
