@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SHOP_HOURS, type OpeningHours, parseClosedDates, parseShopHours } from './shop-hours.ts';
 
 const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
@@ -42,6 +43,18 @@ const trustProxyFromEnv = z.string().transform((value, context): false | number 
   return z.NEVER;
 });
 
+/** A SHOP_HOURS / SHOP_CLOSED_DATES text through its parser: a bad value is a config error naming what is wrong. */
+function parsedFromEnv<T>(parse: (text: string) => T) {
+  return z.string().transform((value, context): T => {
+    try {
+      return parse(value);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -70,6 +83,8 @@ const envSchema = z.object({
   SHOP_LATITUDE: z.coerce.number().min(-90).max(90).default(-33.8356),
   SHOP_LONGITUDE: z.coerce.number().min(-180).max(180).default(151.0466),
   SHOP_COUNTRY: z.string().min(2).default('Australia'),
+  SHOP_HOURS: parsedFromEnv(parseShopHours).default(parseShopHours(DEFAULT_SHOP_HOURS)),
+  SHOP_CLOSED_DATES: parsedFromEnv(parseClosedDates).default([]),
   SOCIAL_FACEBOOK_URL: z.url().default('https://facebook.com/harbourtools'),
   SOCIAL_INSTAGRAM_URL: z.url().default('https://instagram.com/harbourtools'),
   SOCIAL_YOUTUBE_URL: z.url().default('https://youtube.com/@harbourtools'),
@@ -140,6 +155,10 @@ export interface ShopIdentity {
   abn: string;
   address: { street: string; suburb: string; state: string; postcode: string; country: string };
   location: { latitude: number; longitude: number };
+  /** The store's week (SHOP_HOURS), spec §2's hours by default. */
+  openingHours: OpeningHours[];
+  /** ISO dates the store is closed whatever the weekday (SHOP_CLOSED_DATES: public holidays), sorted. */
+  closedDates: string[];
   social: { facebook: string; instagram: string; youtube: string };
   googleMapsApiKey: string | undefined;
   kitLaunchDate: string | undefined;
@@ -212,6 +231,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         country: env.SHOP_COUNTRY,
       },
       location: { latitude: env.SHOP_LATITUDE, longitude: env.SHOP_LONGITUDE },
+      openingHours: env.SHOP_HOURS,
+      closedDates: env.SHOP_CLOSED_DATES,
       social: {
         facebook: env.SOCIAL_FACEBOOK_URL,
         instagram: env.SOCIAL_INSTAGRAM_URL,

@@ -1,6 +1,14 @@
 import { useEffect, useState } from 'react';
 import type { OpeningHours as OpeningHoursEntry } from '../../server/domain/shop.ts';
-import { describeOpeningStatus, formatHours, localTime, openingStatus, SHOP_TIME_ZONE } from '../lib/opening-hours.ts';
+import {
+  describeOpeningStatus,
+  formatClosedDate,
+  formatHours,
+  localTime,
+  openingStatus,
+  SHOP_TIME_ZONE,
+  upcomingClosedDates,
+} from '../lib/opening-hours.ts';
 
 /**
  * The current time, starting from the server's render time so hydration matches,
@@ -20,12 +28,15 @@ interface OpeningHoursProps {
   hours: OpeningHoursEntry[];
   /** When the server rendered the page (epoch ms): the first "open now" and "today" match the HTML. */
   renderedAt: number;
+  /** ISO dates the store is closed (SHOP_CLOSED_DATES); the next few are listed under the week. */
+  closedDates?: readonly string[];
 }
 
 /** The store's week (spec §2: Mon–Fri 8:00–17:00, Sat 9:00–16:00, Sun closed) with today marked and "open now". */
-export function OpeningHours({ hours, renderedAt }: OpeningHoursProps) {
+export function OpeningHours({ hours, renderedAt, closedDates = [] }: OpeningHoursProps) {
   const now = useNow(renderedAt, 60_000);
-  const status = openingStatus(hours, new Date(now));
+  const status = openingStatus(hours, new Date(now), SHOP_TIME_ZONE, closedDates);
+  const closures = upcomingClosedDates(closedDates, new Date(now));
   const { weekday } = localTime(new Date(now), SHOP_TIME_ZONE);
   return (
     <div>
@@ -56,6 +67,11 @@ export function OpeningHours({ hours, renderedAt }: OpeningHoursProps) {
           );
         })}
       </dl>
+      {closures.length > 0 ? (
+        <p className="mt-2 text-sm text-gray-700">
+          Closed on {closures.map(formatClosedDate).join('; ')} (public holidays).
+        </p>
+      ) : null}
     </div>
   );
 }

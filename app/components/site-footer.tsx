@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { ShopInfo } from '../../server/domain/shop.ts';
+import { formatClosedDate, upcomingClosedDates } from '../lib/opening-hours.ts';
 import { ShopLogo, shortDollars, telHref } from './site-header.tsx';
 
 const QUICK_LINKS = [
@@ -156,6 +157,11 @@ export function SiteFooter({ shop }: { shop: ShopInfo }) {
               </div>
             ))}
           </dl>
+          {upcomingClosedDates(shop.closedDates, new Date()).length > 0 ? (
+            <p className="mt-1" suppressHydrationWarning>
+              Closed {upcomingClosedDates(shop.closedDates, new Date()).map(formatClosedDate).join('; ')}
+            </p>
+          ) : null}
         </section>
       </div>
       <div className="border-t border-white/10">

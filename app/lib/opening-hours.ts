@@ -42,10 +42,31 @@ export type OpeningStatus =
   | { open: true; closes: string }
   | { open: false; next: { weekday: string; opens: string; when: 'today' | 'tomorrow' | 'later' } | null };
 
-/** Whether the store is open at `now`, and when it closes or next opens. */
-export function openingStatus(hours: OpeningHours[], now: Date, timeZone = SHOP_TIME_ZONE): OpeningStatus {
+/** "2026-12-25": the calendar date of `now` in the given time zone. */
+export function localDate(now: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/** The ISO date `days` after `date` (calendar days, so daylight saving cannot skip one). */
+function addDays(date: string, days: number): string {
+  const next = new Date(`${date}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + days);
+  return next.toISOString().slice(0, 10);
+}
+
+/**
+ * Whether the store is open at `now`, and when it closes or next opens. `closedDates` (ISO
+ * dates, SHOP_CLOSED_DATES) are closed whatever their weekday's hours say.
+ */
+export function openingStatus(
+  hours: OpeningHours[],
+  now: Date,
+  timeZone = SHOP_TIME_ZONE,
+  closedDates: readonly string[] = [],
+): OpeningStatus {
   const { weekday, minutes } = localTime(now, timeZone);
-  const today = hoursFor(hours, weekday);
+  const todayDate = localDate(now, timeZone);
+  const today = closedDates.includes(todayDate) ? undefined : hoursFor(hours, weekday);
   if (today?.opens && today.closes) {
     if (minutes >= toMinutes(today.opens) && minutes < toMinutes(today.closes)) {
       return { open: true, closes: today.closes };
@@ -53,13 +74,37 @@ export function openingStatus(hours: OpeningHours[], now: Date, timeZone = SHOP_
     if (minutes < toMinutes(today.opens)) return { open: false, next: { weekday, opens: today.opens, when: 'today' } };
   }
   const start = WEEK.indexOf(weekday as (typeof WEEK)[number]);
-  for (let offset = 1; offset <= 7; offset += 1) {
+  // A fortnight ahead: a run of public holidays can close the store for more than a week.
+  for (let offset = 1; offset <= 14; offset += 1) {
     const day = WEEK[(start + offset) % 7]!;
+    if (closedDates.includes(addDays(todayDate, offset))) continue;
     const entry = hoursFor(hours, day);
     if (entry?.opens)
       return { open: false, next: { weekday: day, opens: entry.opens, when: offset === 1 ? 'tomorrow' : 'later' } };
   }
   return { open: false, next: null };
+}
+
+/** The closed dates from today on (Sydney's calendar), the nearest first, at most `limit` of them. */
+export function upcomingClosedDates(
+  closedDates: readonly string[],
+  now: Date,
+  limit = 3,
+  timeZone = SHOP_TIME_ZONE,
+): string[] {
+  const today = localDate(now, timeZone);
+  return closedDates.filter((date) => date >= today).slice(0, limit);
+}
+
+/** "2026-12-25" → "Fri, 25 Dec 2026": a closed date as a shopper reads it. */
+export function formatClosedDate(date: string): string {
+  return new Intl.DateTimeFormat('en-AU', {
+    timeZone: 'UTC',
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  }).format(new Date(`${date}T00:00:00Z`));
 }
 
 /** "Open now · closes at 17:00" / "Closed now · opens Monday at 8:00". */

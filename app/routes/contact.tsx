@@ -45,6 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       address: shop.address,
       location: shop.location,
       openingHours: shop.openingHours,
+      closedDates: shop.closedDates,
       social: shop.social,
     },
     prefill: { ...EMPTY_VALUES, orderNumber, subject },
@@ -175,7 +176,7 @@ export default function ContactPage({ loaderData, actionData }: Route.ComponentP
               Opening hours
             </h2>
             <div className="mt-3">
-              <OpeningHours hours={shop.openingHours} renderedAt={renderedAt} />
+              <OpeningHours hours={shop.openingHours} closedDates={shop.closedDates} renderedAt={renderedAt} />
             </div>
           </section>
         </aside>

@@ -47,6 +47,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       phone: shop.phone,
       address: shop.address,
       openingHours: shop.openingHours,
+      closedDates: shop.closedDates,
     },
     rules: {
       freeThreshold: centsToDollars(FREE_SHIPPING_THRESHOLD_CENTS),
@@ -247,7 +248,7 @@ export default function ShippingInfoPage({ loaderData }: Route.ComponentProps) {
             </a>
           </address>
           <div className="mt-4">
-            <OpeningHours hours={shop.openingHours} renderedAt={renderedAt} />
+            <OpeningHours hours={shop.openingHours} closedDates={shop.closedDates} renderedAt={renderedAt} />
           </div>
           <div className="mt-5 flex flex-wrap gap-3 text-sm">
             <Link

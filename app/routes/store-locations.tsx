@@ -29,6 +29,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       address: shop.address,
       location: shop.location,
       openingHours: shop.openingHours,
+      closedDates: shop.closedDates,
       social: shop.social,
     },
     googleMapsApiKey: shop.googleMapsApiKey,
@@ -97,7 +98,7 @@ export default function StoreLocationsPage({ loaderData }: Route.ComponentProps)
             <div>
               <h3 className="text-sm font-semibold uppercase tracking-wide text-gray-600">Opening hours</h3>
               <div className="mt-2">
-                <OpeningHours hours={shop.openingHours} renderedAt={renderedAt} />
+                <OpeningHours hours={shop.openingHours} closedDates={shop.closedDates} renderedAt={renderedAt} />
               </div>
             </div>
             <div className="flex flex-wrap gap-3">

@@ -1,24 +1,7 @@
 import { FLAT_SHIPPING_CENTS, FREE_SHIPPING_THRESHOLD_CENTS, GST_RATE } from '../../contracts/pricing.ts';
 import type { Config } from '../config.ts';
 
-export interface OpeningHours {
-  /** Days as schema.org names them, for JSON-LD. */
-  days: string[];
-  label: string;
-  opens: string | null;
-  closes: string | null;
-}
-
-export const OPENING_HOURS: OpeningHours[] = [
-  {
-    days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'],
-    label: 'Mon–Fri',
-    opens: '08:00',
-    closes: '17:00',
-  },
-  { days: ['Saturday'], label: 'Sat', opens: '09:00', closes: '16:00' },
-  { days: ['Sunday'], label: 'Sun', opens: null, closes: null },
-];
+export type { OpeningHours } from '../shop-hours.ts';
 
 /** What pages may show about the shop: identity and rules, never secrets other than the browser maps key. */
 export function describeShop(config: Config) {
@@ -31,7 +14,9 @@ export function describeShop(config: Config) {
     address: shop.address,
     location: shop.location,
     social: shop.social,
-    openingHours: OPENING_HOURS,
+    openingHours: shop.openingHours,
+    /** ISO dates the store is closed (public holidays): "open now" and click & collect skip them. */
+    closedDates: shop.closedDates,
     googleMapsApiKey: shop.googleMapsApiKey ?? null,
     kitLaunchDate: shop.kitLaunchDate ?? null,
     /** PUBLIC_URL, else http://localhost:PORT: what canonical, og and JSON-LD URLs name (never the request's Host). */

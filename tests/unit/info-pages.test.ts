@@ -3,8 +3,11 @@ import { countdownParts, describeCountdown, msUntilNextTick } from '../../app/li
 import { directionsUrl, friendlyMapError, isMapsKeyError, MAP_ERRORS } from '../../app/lib/google-maps.ts';
 import { describeOpeningStatus, formatHours, localTime, openingStatus } from '../../app/lib/opening-hours.ts';
 import { contactMessageSchema, parseOrderNumber } from '../../contracts/contact.ts';
+import { loadConfig } from '../../server/config.ts';
 import { DEMO_KIT_COUNTDOWN_MS, demoKitLaunchDate } from '../../server/domain/kit-launch.ts';
-import { OPENING_HOURS } from '../../server/domain/shop.ts';
+
+/** The hours a shop with no SHOP_HOURS shows: spec §2's. */
+const OPENING_HOURS = loadConfig({}).shop.openingHours;
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

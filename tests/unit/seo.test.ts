@@ -9,7 +9,10 @@ import {
   storeJsonLd,
 } from '../../app/lib/seo.ts';
 import type { FullProduct, Product } from '../../contracts/catalog.ts';
-import { OPENING_HOURS } from '../../server/domain/shop.ts';
+import { loadConfig } from '../../server/config.ts';
+
+/** The hours a shop with no SHOP_HOURS shows: spec §2's. */
+const OPENING_HOURS = loadConfig({}).shop.openingHours;
 
 const product = {
   id: 7,
