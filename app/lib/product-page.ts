@@ -1,9 +1,8 @@
 /** Pure rules of the product page (spec §4 "Product page", §5), kept apart from the components so they are unit-tested. */
 import type { Product } from '../../contracts/catalog.ts';
 import { centsToDollars, dollarsToCents, formatDollars } from '../../contracts/money.ts';
+import { RETURN_WINDOW_DAYS } from '../../contracts/points.ts';
 
-/** The warranty the promo card promises when a product names none (spec §2: '3-Year Warranty'). */
-export const DEFAULT_WARRANTY = '3 years';
 /** Paragraphs of the description shown before 'Read More'. */
 export const DESCRIPTION_PREVIEW_PARAGRAPHS = 1;
 
@@ -49,8 +48,8 @@ export function descriptionParagraphs(description: string): string[] {
 }
 
 /** "3 years" → "3-Year Warranty", "12 months" → "12-Month Warranty", "Lifetime" → "Lifetime Warranty". */
-export function warrantyTitle(warrantyPeriod: string | null): string {
-  const period = (warrantyPeriod ?? DEFAULT_WARRANTY).trim() || DEFAULT_WARRANTY;
+export function warrantyTitle(warrantyPeriod: string): string {
+  const period = warrantyPeriod.trim();
   const match = /^(\d+)\s*-?\s*(year|month|day)s?$/i.exec(period);
   if (match) {
     const unit = match[2]!.toLowerCase();
@@ -58,6 +57,16 @@ export function warrantyTitle(warrantyPeriod: string | null): string {
   }
   const label = period.replace(/\s*warranty$/i, '');
   return `${label[0]!.toUpperCase()}${label.slice(1)} Warranty`;
+}
+
+/**
+ * The product page's guarantee card: the product's own warranty as the owner entered it;
+ * without one, the shop's returns promise (issue 22: never a warranty nobody gave).
+ */
+export function guaranteeCard(warrantyPeriod: string | null): { title: string; detail: string } {
+  const period = warrantyPeriod?.trim();
+  if (!period) return { title: `${RETURN_WINDOW_DAYS}-Day Returns`, detail: 'From delivery or collection' };
+  return { title: warrantyTitle(period), detail: 'Quality guaranteed' };
 }
 
 /** "2.35" kg → "2.35 kg", small weights in grams so nothing shows as "0 kg". */
@@ -85,7 +94,8 @@ export function specificationRows(
     ['Warranty', product.warrantyPeriod],
   ];
   for (const [label, value] of extra) {
-    if (value && !has(label)) rows.push([label, value]);
+    // A blank field (the owner's spaces) is no fact: no row, as for null.
+    if (value?.trim() && !has(label)) rows.push([label, value.trim()]);
   }
   return rows;
 }

@@ -30,9 +30,9 @@ import {
   canonicalProductPath,
   clampQuantity,
   formatShortDollars,
+  guaranteeCard,
   savingsOf,
   specificationRows,
-  warrantyTitle,
 } from '../lib/product-page.ts';
 import { absoluteUrl, metaDescription, pageMeta, productJsonLd, publicOrigin, sellingPrice } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
@@ -392,7 +392,7 @@ function BuyBox({
           title="Free Shipping"
           detail={`On orders over ${formatShortDollars(shop.freeShippingThreshold)}`}
         />
-        <PromoCard icon="shield" title={warrantyTitle(product.warrantyPeriod)} detail="Quality guaranteed" />
+        <PromoCard icon="shield" {...guaranteeCard(product.warrantyPeriod)} />
         <PromoCard
           icon="phone"
           title="Expert Advice"

@@ -6,6 +6,7 @@ import {
   descriptionParagraphs,
   formatShortDollars,
   formatWeight,
+  guaranteeCard,
   savingsOf,
   specificationRows,
   warrantyTitle,
@@ -46,11 +47,19 @@ describe('product page rules', () => {
   });
 
   it('names the warranty for the promo card', () => {
-    expect(warrantyTitle(null)).toBe('3-Year Warranty');
+    expect(warrantyTitle('3 years')).toBe('3-Year Warranty');
     expect(warrantyTitle('5 years')).toBe('5-Year Warranty');
     expect(warrantyTitle('1 year')).toBe('1-Year Warranty');
     expect(warrantyTitle('12 months')).toBe('12-Month Warranty');
     expect(warrantyTitle('lifetime warranty')).toBe('Lifetime Warranty');
+  });
+
+  it('shows the product’s own warranty, else the returns promise, never an invented warranty', () => {
+    expect(guaranteeCard('5 years')).toEqual({ title: '5-Year Warranty', detail: 'Quality guaranteed' });
+    expect(guaranteeCard(' Lifetime ')).toEqual({ title: 'Lifetime Warranty', detail: 'Quality guaranteed' });
+    for (const empty of [null, '', '  ']) {
+      expect(guaranteeCard(empty)).toEqual({ title: '30-Day Returns', detail: 'From delivery or collection' });
+    }
   });
 
   it('formats weights in kilograms, or grams below one', () => {
