@@ -132,6 +132,21 @@ export const orderLineInputSchema = z.object({
   imageUrl: z.unknown().optional(),
 });
 
+const SAVED_METHOD_ID_MESSAGE = 'paymentMethodId must be the id of a saved payment method';
+
+/** A saved payment method's id, as a number or a string of digits. */
+const savedPaymentMethodIdSchema = z.union(
+  [
+    z.number().int().min(1).max(MAX_INT),
+    z
+      .string()
+      .regex(/^[1-9]\d{0,9}$/)
+      .transform(Number)
+      .refine((id) => id <= MAX_INT),
+  ],
+  { error: SAVED_METHOD_ID_MESSAGE },
+);
+
 /**
  * `POST /api/orders` (spec §7). `sessionId` is the idempotency key. Pay with `cardData`, or
  * with `cardData: null` and `paymentMethodId` naming one of the shopper's saved methods.
@@ -151,24 +166,20 @@ export const placeOrderSchema = z
       .min(1, 'Your cart is empty')
       .max(100, 'An order can have at most 100 lines'),
     paymentMethod: z.literal('credit_card', { error: "paymentMethod must be 'credit_card'" }).default('credit_card'),
+    // Read only when `cardData` is null (checked below): beside a card the spec's old client sends a
+    // fixed test-card value (`pm_card_visa`), its shortcut, which is ignored whatever it holds.
     paymentMethodId: z
-      .union(
-        [
-          z.number().int().min(1).max(MAX_INT),
-          z
-            .string()
-            .regex(/^[1-9]\d{0,9}$/)
-            .transform(Number),
-        ],
-        {
-          error: 'paymentMethodId must be the id of a saved payment method',
-        },
-      )
-      .nullish(),
+      .unknown()
+      .optional()
+      .meta({ description: "With `cardData: null`, the id of one of the shopper's saved payment methods" }),
     cardData: cardDataSchema.nullish(),
     shippingAddress: shippingAddressSchema,
   })
   .superRefine((body, context) => {
+    if (!body.cardData && !savedPaymentMethodIdSchema.nullish().safeParse(body.paymentMethodId).success) {
+      context.addIssue({ code: 'custom', path: ['paymentMethodId'], message: SAVED_METHOD_ID_MESSAGE });
+      return;
+    }
     if (!body.cardData && (body.paymentMethodId === null || body.paymentMethodId === undefined)) {
       context.addIssue({
         code: 'custom',
@@ -177,6 +188,11 @@ export const placeOrderSchema = z
       });
     }
   })
+  // A card pays: any paymentMethodId beside it is dropped, so it is not part of the idempotency key's request either.
+  .transform(({ paymentMethodId, ...body }) => ({
+    ...body,
+    paymentMethodId: body.cardData ? null : (savedPaymentMethodIdSchema.nullish().parse(paymentMethodId) ?? null),
+  }))
   .meta({ id: 'PlaceOrderInput' });
 export type PlaceOrderInput = z.output<typeof placeOrderSchema>;
 
