@@ -97,7 +97,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Orders'],
         summary: 'Place an order: priced on the server, stock taken atomically, card charged',
         description:
-          '`sessionId` is the idempotency key: the same key and body again answer the same order (200) without a second charge; the same key with another body is 422. A short product is 409 naming it; a declined card is 402 with the spec text. Declined card attempts are capped per hour (5 per account, 10 per client address, 3 per card): past a cap, 429 with Retry-After. Prices sent by the client are ignored.',
+          '`sessionId` is the idempotency key: the same key and body again answer the same order (200) without a second charge; the same key with another body is 422. A short or no longer sold product is 409 naming it, a product or variant that does not exist 404; `paymentMethodId` is read only with `cardData: null` (beside a card it is ignored, whatever it holds); a declined card is 402 with the spec text. Declined card attempts are capped per hour (5 per account, 10 per client address, 3 per card): past a cap, 429 with Retry-After. Prices sent by the client are ignored.',
         body: placeOrderSchema,
         response: {
           201: placeOrderResultSchema,

@@ -53,7 +53,26 @@ export async function quoteCart(db: Database, lines: readonly CartLineInput[]): 
   const quoted: CartQuote['lines'] = [];
   for (const line of lines) {
     const product = byId.get(line.productId);
-    if (!product) continue;
+    if (!product) {
+      // A product that does not exist (an old or hand-made cart) is a line the shop cannot sell, said
+      // so like a retired one, rather than left out: checkout then holds back Place Order for it.
+      quoted.push({
+        productId: line.productId,
+        variantId: line.variantId ?? null,
+        variantName: null,
+        name: `Product ${line.productId}`,
+        sku: '',
+        imageUrl: null,
+        unitPrice: 0,
+        originalPrice: 0,
+        quantity: line.quantity,
+        availableQuantity: 0,
+        stockQuantity: 0,
+        lineTotal: 0,
+        problem: { kind: 'unavailable', message: 'No longer available' },
+      });
+      continue;
+    }
     const variant = line.variantId ? variantsById.get(line.variantId) : undefined;
     // A variant that no longer belongs to the product is a line the shop cannot sell.
     const variantGone = line.variantId !== null && line.variantId !== undefined && variant?.productId !== product.id;

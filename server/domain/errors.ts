@@ -16,8 +16,8 @@ export class DomainError extends Error {
 }
 
 export class NotFoundError extends DomainError {
-  constructor(message: string) {
-    super(404, message);
+  constructor(message: string, errors?: Record<string, string[]>) {
+    super(404, message, errors);
   }
 }
 

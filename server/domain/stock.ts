@@ -1,7 +1,7 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { products, productVariants } from '../../db/schema.ts';
-import { ConflictError } from './errors.ts';
+import { ConflictError, NotFoundError } from './errors.ts';
 
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -38,8 +38,8 @@ export function combineLines(lines: readonly StockLine[]): StockLine[] {
 /**
  * Takes stock for every line inside the caller's transaction, atomically: each product is a
  * conditional `UPDATE … SET stock = stock - n WHERE stock >= n`, so two shoppers can never
- * buy the same last unit. A line that cannot be had throws a 409 naming the product, and
- * the caller's transaction rolls back whatever was taken before it. Returns each line with
+ * buy the same last unit. A line that cannot be had throws a 409 naming the product (404 for a
+ * product or variant that does not exist), and the caller's transaction rolls back whatever was taken before it. Returns each line with
  * the price the shopper pays now (from the database, never from the client).
  */
 export async function reserveStock(tx: Transaction, lines: readonly StockLine[]): Promise<ReservedLine[]> {
@@ -104,9 +104,12 @@ async function reserveVariant(tx: Transaction, line: StockLine & { variantId: nu
       .from(productVariants)
       .innerJoin(products, eq(products.id, productVariants.productId))
       .where(and(eq(productVariants.id, line.variantId), eq(productVariants.productId, line.productId)));
-    const message = !variant
-      ? `Variant ${line.variantId} of product ${line.productId} does not exist`
-      : !variant.active || variant.stock === 0
+    if (!variant) {
+      const message = `Variant ${line.variantId} of product ${line.productId} does not exist`;
+      throw new NotFoundError(message, { orderItems: [message] });
+    }
+    const message =
+      !variant.active || variant.stock === 0
         ? `${variant.product} (${variant.name}) is no longer available`
         : `Only ${variant.stock} left of ${variant.product} (${variant.name})`;
     throw new ConflictError(message, { orderItems: [message] });
@@ -114,14 +117,18 @@ async function reserveVariant(tx: Transaction, line: StockLine & { variantId: nu
   return { ...line, ...row, unitPriceCents: Number(row.unitPriceCents) };
 }
 
-async function shortageError(tx: Transaction, line: StockLine): Promise<ConflictError> {
+/** What is missing is 404; what cannot be had (no longer sold, short) is 409 (spec-decisions "Errors"). */
+async function shortageError(tx: Transaction, line: StockLine): Promise<ConflictError | NotFoundError> {
   const [product] = await tx
     .select({ name: products.name, stock: products.stockQuantity, active: products.isActive })
     .from(products)
     .where(eq(products.id, line.productId));
-  const message = !product
-    ? `Product ${line.productId} does not exist`
-    : !product.active || product.stock === 0
+  if (!product) {
+    const message = `Product ${line.productId} does not exist`;
+    return new NotFoundError(message, { orderItems: [message] });
+  }
+  const message =
+    !product.active || product.stock === 0
       ? `${product.name} is no longer available`
       : `Only ${product.stock} left of ${product.name}`;
   return new ConflictError(message, { orderItems: [message] });
