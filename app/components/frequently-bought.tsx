@@ -1,9 +1,10 @@
 import { Link } from 'react-router';
-import { formatDollars } from '../../contracts/money.ts';
 import type { ProductCardItem } from '../../contracts/product-card.ts';
 import { addToCart, quantityInCart, updateCart, useCart } from '../lib/cart.ts';
+import { formatIncGst } from '../lib/price-display.ts';
 import { availableStock, canonicalProductPath } from '../lib/product-page.ts';
 import { sellingPrice } from '../lib/seo.ts';
+import { Price } from './price.tsx';
 import { RatingStars } from './rating-stars.tsx';
 
 interface FrequentlyBoughtProps {
@@ -45,14 +46,12 @@ export function FrequentlyBought({ products, onAdded }: FrequentlyBoughtProps) {
               </Link>
               <RatingStars rating={product.averageRating} count={product.reviewCount} />
               <div className="mt-auto flex items-center justify-between gap-2 pt-1">
-                <span className="flex items-baseline gap-1.5">
-                  <span className={`tabular font-bold ${product.discountPrice !== null ? 'text-sale' : ''}`}>
-                    {formatDollars(price)}
-                  </span>
+                <span className="flex flex-wrap items-end gap-x-1.5">
+                  <Price exGst={price} size="line" onSale={product.discountPrice !== null} />
                   {product.discountPrice !== null ? (
-                    <span className="tabular text-xs text-gray-600 line-through">
+                    <span className="tabular pb-px text-xs text-gray-600 line-through">
                       <span className="sr-only">Was </span>
-                      {formatDollars(product.price)}
+                      {formatIncGst(product.price)}
                     </span>
                   ) : null}
                 </span>

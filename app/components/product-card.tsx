@@ -3,7 +3,9 @@ import { Link } from 'react-router';
 import { formatDollars } from '../../contracts/money.ts';
 import type { ProductCardItem } from '../../contracts/product-card.ts';
 import { addToCart, type NewCartItem, quantityInCart, updateCart, useCart } from '../lib/cart.ts';
+import { savingIncGst } from '../lib/price-display.ts';
 import { SpriteSvg } from './icon-sprite.tsx';
+import { Price, WasPrice } from './price.tsx';
 import { RatingStars } from './rating-stars.tsx';
 import { StockLine } from './stock-line.tsx';
 import { WishlistButton } from './wishlist-button.tsx';
@@ -69,7 +71,7 @@ export function ProductCard({ product, href = `/product/${product.id}`, imageLoa
         </Link>
         {onSale ? (
           <span className="tabular absolute left-2 top-2 rounded bg-sale px-2 py-1 text-xs font-bold uppercase tracking-wide text-white">
-            Save {formatDollars(product.price - shownPrice)}
+            Save {formatDollars(savingIncGst(product.price, shownPrice))}
           </span>
         ) : null}
         <div className="absolute right-2 top-2">
@@ -84,15 +86,9 @@ export function ProductCard({ product, href = `/product/${product.id}`, imageLoa
           </Link>
         </h3>
         <RatingStars rating={product.averageRating} count={product.reviewCount} />
-        <div className="mt-auto flex flex-wrap items-baseline gap-x-2 pt-2">
-          <span className={`tabular text-2xl font-bold tracking-tight ${onSale ? 'text-sale' : 'text-ink'}`}>
-            {formatDollars(shownPrice)}
-          </span>
-          {onSale ? (
-            <span className="tabular text-sm text-gray-600">
-              Was <s>{formatDollars(product.price)}</s>
-            </span>
-          ) : null}
+        <div className="mt-auto flex flex-wrap items-end gap-x-2 pt-2">
+          <Price exGst={shownPrice} onSale={onSale} srPrefix={onSale ? 'Now' : undefined} />
+          {onSale ? <WasPrice exGst={product.price} className="pb-0.5 text-sm" /> : null}
         </div>
         <StockLine stock={product.stockQuantity} />
         <AddToCartButton product={product} describedBy={nameId} />

@@ -62,7 +62,7 @@ export function SiteFooter({ shop }: { shop: ShopInfo }) {
             <FeatureIcon d="M12 1l9 4v6c0 5.5-3.8 10.7-9 12-5.2-1.3-9-6.5-9-12V5zm-1.2 14.2l6-6-1.4-1.4-4.6 4.6-2.2-2.2-1.4 1.4z" />
             <span>
               <strong className="block font-semibold">Secure checkout</strong>
-              <span className="text-gray-300">Prices in AUD, GST added at checkout</span>
+              <span className="text-gray-300">Prices in AUD, GST included</span>
             </span>
           </li>
         </ul>
@@ -169,7 +169,7 @@ export function SiteFooter({ shop }: { shop: ShopInfo }) {
           <p suppressHydrationWarning>
             © {new Date().getFullYear()} {shop.name}. All rights reserved.
           </p>
-          <p>Prices in AUD and exclude GST, which is added at checkout.</p>
+          <p>Prices in AUD and include GST; orders delivered outside Australia are GST-free.</p>
         </div>
       </div>
     </footer>

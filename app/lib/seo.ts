@@ -22,6 +22,7 @@
 import type { MetaDescriptor } from 'react-router';
 import type { FullProduct, Product, Review } from '../../contracts/catalog.ts';
 import type { ShopInfo } from '../../server/domain/shop.ts';
+import { incGstDollars } from './price-display.ts';
 
 /** Longest meta description search engines show before cutting it. */
 export const META_DESCRIPTION_LENGTH = 160;
@@ -124,8 +125,15 @@ export function productJsonLd(
     offers: {
       '@type': 'Offer',
       url: options.canonical,
-      price: sellingPrice(product).toFixed(2),
+      // What the shopper pays, GST included, as the page headlines it (spec-decisions "Money").
+      price: incGstDollars(sellingPrice(product)).toFixed(2),
       priceCurrency: CURRENCY,
+      priceSpecification: {
+        '@type': 'PriceSpecification',
+        price: incGstDollars(sellingPrice(product)).toFixed(2),
+        priceCurrency: CURRENCY,
+        valueAddedTaxIncluded: true,
+      },
       availability: !product.isActive
         ? 'https://schema.org/Discontinued'
         : product.stockQuantity > 0

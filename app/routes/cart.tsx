@@ -2,11 +2,13 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { centsToDollars, dollarsToCents, formatDollars } from '../../contracts/money.ts';
 import type { CartQuote } from '../../contracts/orders.ts';
-import { priceCart } from '../../contracts/pricing.ts';
+import { freeDeliveryShortfallCents, priceCart, type ShippingPlan } from '../../contracts/pricing.ts';
 import { RouteFailure } from '../components/account/route-failure.tsx';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
+import { Price } from '../components/price.tsx';
 import { type Cart, cartLines, clearCart, removeLine, setLineQuantity, updateCart, useCart } from '../lib/cart.ts';
 import { useCartSettled } from '../lib/cart-sync.ts';
+import { formatIncGst } from '../lib/price-display.ts';
 import { getViewer } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/cart';
@@ -17,13 +19,14 @@ const DEFAULT_IMAGE = '/favicon.svg';
  * The cart (spec §2). A signed-in shopper's saved cart is quoted and rendered on the server;
  * a signed-out shopper's lives in the browser and appears after hydration. Either way the
  * browser re-quotes the lines against today's prices and stock (`POST /api/cart/quote`).
- * `{ quote: CartQuote | null }`.
+ * `{ quote: CartQuote | null, plan }`: the member's plan, as Premium ships free (no free-delivery hint).
  */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs): Promise<{ quote: CartQuote | null; plan: ShippingPlan }> {
   const viewer = getViewer(context);
-  if (!viewer) return { quote: null };
-  const { cart } = context.get(shopContext);
-  return { quote: await cart.quote(await cart.get(viewer.user.id)) };
+  if (!viewer) return { quote: null, plan: null };
+  const { cart, memberships } = context.get(shopContext);
+  const [saved, plan] = await Promise.all([cart.get(viewer.user.id), memberships.planOf(viewer.user.id)]);
+  return { quote: await cart.quote(saved), plan };
 }
 
 export function meta() {
@@ -161,13 +164,13 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
                     Product
                   </th>
                   <th scope="col" className="px-2 py-3 text-right font-semibold">
-                    Price
+                    Price (inc GST)
                   </th>
                   <th scope="col" className="px-2 py-3 text-center font-semibold">
                     Quantity
                   </th>
                   <th scope="col" className="px-2 py-3 text-right font-semibold">
-                    Total
+                    Total (ex GST)
                   </th>
                   <th scope="col" className="px-4 py-3">
                     <span className="sr-only">Remove</span>
@@ -198,7 +201,11 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
               </button>
             </div>
           </section>
-          <OrderSummary totals={totals} quantity={lines.reduce((sum, line) => sum + line.sellable, 0)} />
+          <OrderSummary
+            totals={totals}
+            quantity={lines.reduce((sum, line) => sum + line.sellable, 0)}
+            plan={loaderData.plan}
+          />
         </div>
       )}
     </div>
@@ -245,10 +252,16 @@ function CartRow({ line, interactive }: { line: ShownLine; interactive: boolean 
       <td className="col-span-2 sm:hidden">
         <LineName line={line} problemTone={problemTone} />
       </td>
-      <td className="tabular text-sm sm:table-cell sm:px-2 sm:py-4 sm:text-right">
+      <td className="text-sm sm:table-cell sm:px-2 sm:py-4 sm:text-right">
         <span className="sr-only sm:hidden">Price </span>
-        {formatDollars(line.unitPrice)}
-        {onSale ? <s className="ml-1 block text-xs text-gray-500">{formatDollars(line.originalPrice)}</s> : null}
+        {/* The unit price inc GST, the ex-GST figure under it (spec-decisions "Money"). */}
+        <Price exGst={line.unitPrice} size="line" onSale={onSale} align="end-from-sm" />
+        {onSale ? (
+          <s className="tabular block text-xs text-gray-500">
+            <span className="sr-only">Was </span>
+            {formatIncGst(line.originalPrice)}
+          </s>
+        ) : null}
       </td>
       <td className="sm:table-cell sm:px-2 sm:py-4 sm:text-center">
         <Stepper line={line} interactive={interactive} />
@@ -256,6 +269,8 @@ function CartRow({ line, interactive }: { line: ShownLine; interactive: boolean 
       <td className="tabular col-start-2 font-semibold sm:table-cell sm:px-2 sm:py-4 sm:text-right">
         <span className="sr-only sm:hidden">Total </span>
         {formatDollars(centsToDollars(dollarsToCents(line.unitPrice) * line.sellable))}
+        {/* The spec's line total is ex GST; the Order Summary adds GST once for the order. */}
+        <span className="block text-xs font-normal text-gray-600">ex GST</span>
       </td>
       <td className="col-start-3 text-right sm:table-cell sm:py-4 sm:pr-4">
         <button
@@ -291,7 +306,10 @@ function LineName({ line, problemTone }: { line: ShownLine; problemTone: string 
       <p className="text-xs text-gray-600">SKU {line.sku}</p>
       {line.problem ? (
         <p className={`mt-1 text-sm font-semibold ${problemTone}`} data-testid="cart-line-problem">
-          {line.problem.message}
+          {line.problem.kind === 'price_changed'
+            ? // The API's message quotes ex-GST prices; the shopper compares with the inc-GST headline.
+              `Price changed from ${formatIncGst(line.problem.from)} to ${formatIncGst(line.problem.to)} (inc GST)`
+            : line.problem.message}
         </p>
       ) : null}
     </>
@@ -332,7 +350,17 @@ function Stepper({ line, interactive }: { line: ShownLine; interactive: boolean 
   );
 }
 
-function OrderSummary({ totals, quantity }: { totals: ReturnType<typeof priceCart>; quantity: number }) {
+function OrderSummary({
+  totals,
+  quantity,
+  plan,
+}: {
+  totals: ReturnType<typeof priceCart>;
+  quantity: number;
+  plan: ShippingPlan;
+}) {
+  // The threshold is on the ex-GST subtotal (spec-decisions "Money"); Premium ships free, so no hint.
+  const shortfall = quantity > 0 ? freeDeliveryShortfallCents(totals.subtotalCents, plan) : 0;
   return (
     <aside
       aria-labelledby="order-summary"
@@ -361,6 +389,15 @@ function OrderSummary({ totals, quantity }: { totals: ReturnType<typeof priceCar
           <dd data-testid="cart-total">{formatDollars(centsToDollars(totals.totalCents))}</dd>
         </div>
       </dl>
+      {shortfall > 0 ? (
+        <p
+          className="mt-4 rounded border border-accent bg-accent/15 px-3 py-2 text-sm font-semibold text-ink"
+          data-testid="free-delivery-hint"
+        >
+          Add <span className="tabular">{formatDollars(centsToDollars(shortfall))}</span> more (before GST) for free
+          delivery
+        </p>
+      ) : null}
       {quantity > 0 ? (
         <Link
           to="/checkout"

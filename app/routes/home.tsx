@@ -11,6 +11,7 @@ import { ProductCard } from '../components/product-card.tsx';
 import { MemberDealsBanner, PromoBanner } from '../components/promo-banner.tsx';
 import { SectionError } from '../components/section-error.tsx';
 import { CATEGORIES_FAILED } from '../components/shop-links.ts';
+import { formatIncGst, savingIncGst } from '../lib/price-display.ts';
 import { loadSection, logRejection } from '../lib/section-load.ts';
 import { absoluteUrl, metaDescription, pageMeta, publicOrigin, storeJsonLd } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
@@ -125,11 +126,11 @@ function heroSlides(data: Route.ComponentProps['loaderData']): HeroSlide[] {
       key: 'deals',
       eyebrow: 'On sale now',
       title: 'Trade deals on the tools you use',
-      text: `${dealProduct.name}, now ${formatDollars(dealProduct.discountPrice)}, and ${deal.count} more products marked down.`,
+      text: `${dealProduct.name}, now ${formatIncGst(dealProduct.discountPrice)} inc GST, and ${deal.count} more products marked down.`,
       cta: { to: '/deals', label: 'Shop Deals' },
       secondary: { to: `/product/${dealProduct.id}`, label: 'View this deal' },
       image: picture(dealProduct),
-      badge: `Save ${formatDollars(dealProduct.price - dealProduct.discountPrice).replace(/\.00$/, '')}`,
+      badge: `Save ${formatDollars(savingIncGst(dealProduct.price, dealProduct.discountPrice)).replace(/\.00$/, '')}`,
       tone: 'navy',
     });
   }

@@ -18,6 +18,7 @@ import { toProductCardItem } from '../../contracts/product-card.ts';
 import { LOW_STOCK_THRESHOLD } from '../../contracts/stock.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { FrequentlyBought } from '../components/frequently-bought.tsx';
+import { Price, WasPrice } from '../components/price.tsx';
 import { ProductDescription } from '../components/product-description.tsx';
 import { ProductGallery } from '../components/product-gallery.tsx';
 import { QuantitySelector } from '../components/quantity-selector.tsx';
@@ -25,6 +26,7 @@ import { RatingStars } from '../components/rating-stars.tsx';
 import { ReviewList } from '../components/review-list.tsx';
 import { SpecTable } from '../components/spec-table.tsx';
 import { addToCart, quantityInCart, updateCart, useCart } from '../lib/cart.ts';
+import { formatIncGst, incGstDollars, savingIncGst } from '../lib/price-display.ts';
 import {
   availableStock,
   canonicalProductPath,
@@ -95,7 +97,7 @@ export function meta({ loaderData, error, matches }: Route.MetaArgs) {
   const { full, origin, shop } = loaderData;
   const { product } = full;
   const canonical = absoluteUrl(origin, canonicalProductPath(product.id));
-  const price = formatDollars(sellingPrice(product));
+  const price = `${formatIncGst(sellingPrice(product))} inc GST`;
   const summary = [product.tagLine, product.description].filter(Boolean).join('. ');
   return pageMeta({
     title: `${product.name} | ${full.brand.name} | ${shop.name}`,
@@ -109,7 +111,8 @@ export function meta({ loaderData, error, matches }: Route.MetaArgs) {
     noIndex: !product.isActive,
     jsonLd: [productJsonLd(origin, full, { canonical, sellerName: shop.name })],
   }).concat([
-    { property: 'product:price:amount', content: sellingPrice(product).toFixed(2) },
+    // The price a shopper pays, GST included (Australian listings quote prices with tax).
+    { property: 'product:price:amount', content: incGstDollars(sellingPrice(product)).toFixed(2) },
     { property: 'product:price:currency', content: 'AUD' },
     { property: 'product:availability', content: product.stockQuantity > 0 ? 'in stock' : 'out of stock' },
   ]);
@@ -299,20 +302,26 @@ function BuyBox({
         </span>
       </div>
 
-      <div className="flex flex-wrap items-end gap-x-3 gap-y-1 border-y border-gray-100 py-4">
-        <p className={`tabular font-display text-5xl font-bold leading-none ${savings > 0 ? 'text-sale' : 'text-ink'}`}>
-          {savings > 0 ? <span className="sr-only">Now </span> : null}
-          {formatDollars(price)}
+      <div className="flex flex-wrap items-end gap-x-3 gap-y-2 border-y border-gray-100 py-4">
+        <p>
+          <Price
+            exGst={price}
+            size="page"
+            onSale={savings > 0}
+            srPrefix={savings > 0 ? 'Now' : undefined}
+            testId="product-price"
+          />
         </p>
         {savings > 0 ? (
-          <>
-            <p className="tabular text-lg text-gray-600">
-              Was <span className="line-through">{formatDollars(product.price)}</span>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 pb-1">
+            <p>
+              <WasPrice exGst={product.price} className="text-lg" />
             </p>
-            <p className="rounded bg-sale px-2 py-1 text-sm font-bold text-white">Save {formatDollars(savings)}</p>
-          </>
+            <p className="tabular rounded bg-sale px-2 py-1 text-sm font-bold text-white">
+              Save {formatDollars(savingIncGst(product.price, price))}
+            </p>
+          </div>
         ) : null}
-        <p className="w-full text-xs text-gray-600">Price in AUD, excluding GST (added at checkout).</p>
       </div>
 
       {variants.length > 0 && product.isActive ? (
@@ -390,7 +399,7 @@ function BuyBox({
         <PromoCard
           icon="truck"
           title="Free Shipping"
-          detail={`On orders over ${formatShortDollars(shop.freeShippingThreshold)}`}
+          detail={`On orders over ${formatShortDollars(shop.freeShippingThreshold)} before GST`}
         />
         <PromoCard icon="shield" {...guaranteeCard(product.warrantyPeriod)} />
         <PromoCard
@@ -526,7 +535,9 @@ function VariantTable({ variants, basePrice }: { variants: Variant[]; basePrice:
                   .join(', ') || '—'}
               </td>
               <td className="tabular px-4 py-2.5">{variant.sku}</td>
-              <td className="tabular px-4 py-2.5 text-right">{formatDollars(variant.price ?? basePrice)}</td>
+              <td className="px-4 py-2.5 text-right">
+                <Price exGst={variant.price ?? basePrice} size="line" align="end" />
+              </td>
               <td
                 className={`px-4 py-2.5 text-right font-semibold ${variant.stockQuantity > 0 ? 'text-stock-in' : 'text-stock-out'}`}
               >

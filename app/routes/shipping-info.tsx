@@ -1,7 +1,14 @@
 import { Link } from 'react-router';
 import { centsToDollars, formatDollars } from '../../contracts/money.ts';
 import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
-import { FLAT_SHIPPING_CENTS, FREE_SHIPPING_THRESHOLD_CENTS, GST_RATE, priceOrder } from '../../contracts/pricing.ts';
+import {
+  FLAT_SHIPPING_CENTS,
+  FREE_SHIPPING_THRESHOLD_CENTS,
+  GST_RATE,
+  gstShareOfInclusive,
+  priceOrder,
+  shippingCents,
+} from '../../contracts/pricing.ts';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
 import { OpeningHours } from '../components/opening-hours.tsx';
 import { RouteError } from '../components/route-error.tsx';
@@ -52,7 +59,12 @@ export async function loader({ context }: Route.LoaderArgs) {
     rules: {
       freeThreshold: centsToDollars(FREE_SHIPPING_THRESHOLD_CENTS),
       flatRate: centsToDollars(FLAT_SHIPPING_CENTS),
+      /** The flat rate is GST-inclusive: this much of it is GST (shown on the tax invoice). */
+      flatRateGst: centsToDollars(gstShareOfInclusive(FLAT_SHIPPING_CENTS)),
       gstPercent: Math.round(GST_RATE * 1000) / 10,
+      // Asked of the one shipping function (issue 27 item 5), so this page cannot promise otherwise.
+      premiumShipsFree: shippingCents(0, 'premium') === 0,
+      collectIsFree: shippingCents(0, null, 'collect') === 0,
     },
     examples: EXAMPLE_SUBTOTALS_CENTS.map((subtotal) => {
       const totals = orderTotalsCents(subtotal);
@@ -73,7 +85,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
   const { shop, rules, origin } = loaderData;
   return pageMeta({
     title: `Shipping & Delivery | ${shop.name}`,
-    description: `Free delivery on orders over ${wholeDollars(rules.freeThreshold)}, otherwise a flat ${wholeDollars(rules.flatRate)}. Prices exclude GST (${rules.gstPercent}%), added at checkout. Delivery times and store pick-up.`,
+    description: `Free delivery on orders over ${wholeDollars(rules.freeThreshold)} before GST, otherwise a flat ${wholeDollars(rules.flatRate)}; Premium members ship free at any subtotal and click & collect is free. Prices include GST (${rules.gstPercent}%). Delivery times and store pick-up.`,
     canonical: absoluteUrl(origin, '/shipping-info'),
     siteName: shop.name,
   });
@@ -97,21 +109,38 @@ export default function ShippingInfoPage({ loaderData }: Route.ComponentProps) {
         One simple rule for every order, worked out the same way in your cart, at checkout and on your invoice.
       </p>
 
-      <ul className="mt-8 grid gap-4 sm:grid-cols-3">
+      <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <li className="rounded-lg border-t-4 border-accent bg-navy-900 p-5 text-white">
           <p className="font-display text-3xl font-bold uppercase">Free delivery</p>
           <p className="mt-1 text-gray-200">
-            on orders over <strong className="text-white">{threshold}</strong>
+            on orders over <strong className="text-white">{threshold}</strong> before GST
           </p>
         </li>
         <li className="rounded-lg border-t-4 border-navy-700 bg-navy-100 p-5">
           <p className="font-display text-3xl font-bold uppercase">{flatRate} flat rate</p>
-          <p className="mt-1 text-gray-700">on orders of {threshold} or less, anywhere in Australia</p>
+          <p className="mt-1 text-gray-700">on orders of {threshold} or less before GST, anywhere in Australia</p>
         </li>
         <li className="rounded-lg border-t-4 border-navy-700 bg-navy-100 p-5">
           <p className="font-display text-3xl font-bold uppercase">GST {rules.gstPercent}%</p>
-          <p className="mt-1 text-gray-700">Our prices exclude GST; it is added at checkout</p>
+          <p className="mt-1 text-gray-700">included in the prices we show, with the price before GST beside them</p>
         </li>
+        {rules.premiumShipsFree ? (
+          <li className="rounded-lg border-t-4 border-accent bg-navy-100 p-5">
+            <p className="font-display text-3xl font-bold uppercase">Premium members</p>
+            <p className="mt-1 text-gray-700">
+              ship free at any subtotal.{' '}
+              <Link to="/membership" className="font-semibold text-navy-700 underline">
+                About membership
+              </Link>
+            </p>
+          </li>
+        ) : null}
+        {rules.collectIsFree ? (
+          <li className="rounded-lg border-t-4 border-navy-700 bg-navy-100 p-5">
+            <p className="font-display text-3xl font-bold uppercase">Click &amp; collect</p>
+            <p className="mt-1 text-gray-700">is free from our {shop.address.suburb} store, at any subtotal</p>
+          </li>
+        ) : null}
       </ul>
 
       <div className="mt-12 grid grid-cols-1 gap-10 lg:grid-cols-[minmax(0,1fr)_22rem]">
@@ -124,12 +153,15 @@ export default function ShippingInfoPage({ loaderData }: Route.ComponentProps) {
               {[
                 [
                   'Subtotal',
-                  'The price you pay for each item (the sale price when there is one) times its quantity, added up.',
+                  'Each item’s price before GST (the sale price when there is one) times its quantity, added up. Our pages headline each price with GST included and show the price before GST beside it.',
                 ],
-                ['GST', `${rules.gstPercent}% of the subtotal, rounded to the nearest cent.`],
+                [
+                  'GST',
+                  `${rules.gstPercent}% of the subtotal, rounded to the nearest cent, once for the whole order. Orders delivered outside Australia are GST-free exports.`,
+                ],
                 [
                   'Shipping',
-                  `Free when the subtotal is over ${threshold}; otherwise ${flatRate} per order, however many items it has. The subtotal before GST decides.`,
+                  `Free when the subtotal before GST is over ${threshold}${rules.premiumShipsFree ? ', for Premium members at any subtotal' : ''}${rules.collectIsFree ? ' and for click & collect' : ''}; otherwise ${flatRate} per order, however many items it has. The ${flatRate} includes GST of ${formatDollars(rules.flatRateGst)}, shown on your tax invoice.`,
                 ],
                 ['Total', 'Subtotal + GST + shipping. That is what you are charged; there are no other fees.'],
               ].map(([term, detail], index) => (
@@ -158,7 +190,7 @@ export default function ShippingInfoPage({ loaderData }: Route.ComponentProps) {
                 <thead className="bg-navy-100 text-navy-900">
                   <tr>
                     <th scope="col" className="px-3 py-3 sm:px-4">
-                      Subtotal
+                      Subtotal (before GST)
                     </th>
                     <th scope="col" className="px-3 py-3 sm:px-4 text-right">
                       GST ({rules.gstPercent}%)
@@ -230,8 +262,8 @@ export default function ShippingInfoPage({ loaderData }: Route.ComponentProps) {
             Rather pick it up?
           </h2>
           <p className="mt-2 text-sm text-gray-700">
-            Everything online is stocked at our trade counter. Shop in person, or call us before you come and we will
-            have your gear ready.
+            Choose click &amp; collect at checkout: it is free, we let you know when your order is ready, and you bring
+            your order number and photo ID. Or shop in person at our trade counter.
           </p>
           <address className="mt-4 not-italic">
             <strong>{shop.name}</strong>

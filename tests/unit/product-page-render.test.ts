@@ -104,3 +104,29 @@ describe('the product page warranty card (issue 22 "Warranty as entered")', () =
     }
   });
 });
+
+describe('the product page price (issue 22 "GST-inclusive display")', () => {
+  it('headlines the GST-inclusive price with "inc GST" and the ex-GST price beside it, smaller', () => {
+    const html = renderPage({ price: 89 });
+    const text = textOf(html);
+    expect(text).toContain('$97.90 inc GST');
+    expect(text).toContain('$89.00 ex GST');
+    expect(text).not.toMatch(/excluding GST|added at checkout/);
+    // The headline is the bigger type: the ex-GST figure sits in small print.
+    const price = /data-testid="product-price"[\s\S]*?ex GST/.exec(html)?.[0] ?? '';
+    expect(price).toMatch(/class="[^"]*text-5xl[^"]*"[^>]*>\$97\.90</);
+    expect(price).toMatch(/class="[^"]*text-sm[^"]*"[^>]*>\$89\.00<!-- --> ex GST/);
+  });
+
+  it('says Was and Save GST-inclusive too', () => {
+    const text = textOf(renderPage({ price: 100, discountPrice: 89 }));
+    expect(text).toContain('Now $97.90 inc GST');
+    expect(text).toContain('Was $110.00');
+    expect(text).toContain('Save $12.10');
+    expect(text).not.toContain('Save $11.00');
+  });
+
+  it('explains the free-delivery threshold as before GST', () => {
+    expect(textOf(renderPage())).toContain('On orders over $100 before GST');
+  });
+});

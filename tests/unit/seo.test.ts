@@ -100,7 +100,13 @@ describe('seo helpers', () => {
     });
     expect(ld).toMatchObject({
       '@type': 'Product',
-      offers: { price: '199.50', priceCurrency: 'AUD', availability: 'https://schema.org/InStock' },
+      // The price a shopper pays, GST included: $199.50 ex GST is $219.45 (spec-decisions "Money").
+      offers: {
+        price: '219.45',
+        priceCurrency: 'AUD',
+        priceSpecification: { price: '219.45', priceCurrency: 'AUD', valueAddedTaxIncluded: true },
+        availability: 'https://schema.org/InStock',
+      },
       image: ['https://shop.example/media/products/7-1.svg', 'https://shop.example/media/products/7-2.svg'],
       brand: { '@type': 'Brand', name: 'Makita' },
       aggregateRating: { ratingValue: 4.3, reviewCount: 3 },
