@@ -10,6 +10,7 @@ import {
   PAYMENT_PROVIDERS,
   PAYMENT_TYPES,
 } from './account-fields.ts';
+import { checkAustralianAddress, normaliseAustralianAddress } from './australian-address.ts';
 import { containsCardNumber } from './card-numbers.ts';
 
 /*
@@ -75,7 +76,8 @@ function phoneSchema(missing: string) {
   }, 'Please enter a valid phone number, e.g. 0412 345 678');
 }
 
-const optionalPhoneSchema = optionalText('Phone number', ACCOUNT_LIMITS.phone).refine((value) => {
+/** An optional phone number (profile, address book, an order's contact phone). */
+export const optionalPhoneSchema = optionalText('Phone number', ACCOUNT_LIMITS.phone).refine((value) => {
   if (value === null) return true;
   const digits = value.replace(/\D/g, '').length;
   return PHONE_PATTERN.test(value) && digits >= 6 && digits <= 15;
@@ -98,7 +100,10 @@ const postalFields = {
   country: countrySchema,
 };
 
-export const registrationAddressSchema = z.object(postalFields, { error: 'Address is required' });
+export const registrationAddressSchema = z
+  .object(postalFields, { error: 'Address is required' })
+  .superRefine(checkAustralianAddress)
+  .transform(normaliseAustralianAddress);
 
 /**
  * `POST /api/auth/register` (spec §7; `PhoneNumber` as the old client spells it, or
@@ -224,6 +229,8 @@ export const addressInputSchema = z
     phoneNumber: optionalPhoneSchema,
     isDefault: z.boolean({ error: 'isDefault must be true or false' }).optional(),
   })
+  .superRefine(checkAustralianAddress)
+  .transform(normaliseAustralianAddress)
   .meta({ id: 'AddressBody' });
 export type AddressInput = z.output<typeof addressInputSchema>;
 

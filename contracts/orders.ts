@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { emailSchema } from './account.ts';
+import { emailSchema, optionalPhoneSchema } from './account.ts';
 import { COUNTRIES } from './account-fields.ts';
+import { checkAustralianAddress, normaliseAustralianAddress } from './australian-address.ts';
 import { passesLuhn } from './card-numbers.ts';
+import { FULFILMENT_METHODS, fulfilmentRecordSchema } from './fulfilment.ts';
 
 /*
  * The checkout's inputs (spec §5 texts) and the order's shape (spec §3), shared by the
@@ -27,6 +29,9 @@ export const ORDER_MESSAGES = {
   alreadyCancelled: 'This order has already been cancelled.',
   returnOnlySucceeded: 'Returns can be requested only for orders that have been fulfilled.',
   returnAlreadyRequested: 'A return has already been requested for this order.',
+  noInvoiceWhenCancelled:
+    'This order was cancelled, so it has no tax invoice. Its refund, if any, is on its adjustment note.',
+  adjustmentNoteNotFound: 'The requested adjustment note could not be found',
 } as const;
 
 /** Country codes the old client sends (spec §5: US, CA, UK, AU) read as the names the shop stores. */
@@ -47,7 +52,8 @@ function required(message: string, max: number) {
     .refine((value) => !value.includes('\u0000'), 'Contains a character that is not allowed');
 }
 
-export const shippingAddressSchema = z
+/** An address as an order stores and answers it (the Order's `shippingAddress`). */
+export const shippingAddressFieldsSchema = z
   .object({
     fullName: required('Full name is required', 100),
     addressLine1: required('Address is required', 200),
@@ -67,6 +73,11 @@ export const shippingAddressSchema = z
       .pipe(z.enum(COUNTRIES, { error: `Country must be one of ${COUNTRIES.join(', ')}` })),
   })
   .meta({ id: 'ShippingAddress' });
+
+/** An address as a shopper gives it: in Australia a state or territory (stored as its code) and a 4-digit postcode. */
+export const shippingAddressSchema = shippingAddressFieldsSchema
+  .superRefine(checkAustralianAddress)
+  .transform(normaliseAustralianAddress);
 export type ShippingAddress = z.output<typeof shippingAddressSchema>;
 
 /** Luhn's check digit (contracts/card-numbers.ts), here too for the card form's callers. */
@@ -173,9 +184,16 @@ export const placeOrderSchema = z
       .optional()
       .meta({ description: "With `cardData: null`, the id of one of the shopper's saved payment methods" }),
     cardData: cardDataSchema.nullish(),
-    shippingAddress: shippingAddressSchema,
+    /** Delivered to `shippingAddress` (the spec's body), or collected at the store: no address, no delivery charge. */
+    fulfilment: z.enum(FULFILMENT_METHODS, { error: "fulfilment must be 'delivery' or 'collect'" }).default('delivery'),
+    /** The phone the courier or the store calls; absent: the account's phone. */
+    contactPhone: optionalPhoneSchema.optional().transform((value) => value ?? null),
+    shippingAddress: shippingAddressSchema.nullish(),
   })
   .superRefine((body, context) => {
+    if (body.fulfilment === 'delivery' && !body.shippingAddress) {
+      context.addIssue({ code: 'custom', path: ['shippingAddress'], message: 'A delivery needs a shipping address' });
+    }
     if (!body.cardData && !savedPaymentMethodIdSchema.nullish().safeParse(body.paymentMethodId).success) {
       context.addIssue({ code: 'custom', path: ['paymentMethodId'], message: SAVED_METHOD_ID_MESSAGE });
       return;
@@ -212,6 +230,25 @@ export const orderItemSchema = z.object({
   imageUrl: z.string().nullable(),
 });
 
+/** An adjustment note number as printed: 'AN-' and digits (the path's `:noteNumber`). */
+export const adjustmentNoteNumberSchema = z
+  .string()
+  .regex(/^AN-\d{6,10}$/, 'noteNumber must be an adjustment note number such as AN-100001');
+
+/** A refund's adjustment note (the ATO's credit note) as the order lists it: the PDF is at `url`. */
+export const adjustmentNoteSummarySchema = z
+  .object({
+    number: z.string(),
+    /** When it was issued (the refund's time). */
+    date: z.string(),
+    /** The total refunded by this note, GST included. */
+    amount: z.number(),
+    reason: z.string(),
+    url: z.string(),
+  })
+  .meta({ id: 'AdjustmentNoteSummary' });
+export type AdjustmentNoteSummary = z.infer<typeof adjustmentNoteSummarySchema>;
+
 export const orderSchema = z
   .object({
     id: z.number().int(),
@@ -230,7 +267,7 @@ export const orderSchema = z
     shippingCost: z.number(),
     total: z.number(),
     items: z.array(orderItemSchema),
-    shippingAddress: shippingAddressSchema.nullable(),
+    shippingAddress: shippingAddressFieldsSchema.nullable(),
     returnStatus: z.enum(['Requested', 'Approved', 'Rejected']).nullable(),
     /** Loyalty points a redemption order was paid with (0 for orders paid by card). */
     pointsSpent: z.number().int(),
@@ -243,8 +280,12 @@ export const orderSchema = z
     /** Money refunded so far (cancel, approved returns), and when the last refund was made. */
     refundedAmount: z.number(),
     refundedAt: z.string().nullable(),
+    /** One adjustment note per refund of money, oldest first (none for a points order: its points came back). */
+    adjustmentNotes: z.array(adjustmentNoteSummarySchema),
     fulfilment: z.enum(['delivery', 'collect']),
     contactPhone: z.string().nullable(),
+    /** How the order left or waits (carrier, tracking, ready and collected times); null until the shop fulfils it. */
+    fulfilmentRecord: fulfilmentRecordSchema.nullable(),
   })
   .meta({ id: 'Order' });
 export type Order = z.infer<typeof orderSchema>;

@@ -692,6 +692,7 @@ export const orderFulfilments = pgTable('order_fulfilments', {
   collectedAt: timestamp('collected_at', { withTimezone: true }),
   ...timestamps,
 });
+export type OrderFulfilmentRow = typeof orderFulfilments.$inferSelect;
 
 /**
  * An adjustment note (the ATO's credit note), issued with every refund of money: a cancel or

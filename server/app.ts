@@ -15,6 +15,7 @@ import { Redis } from 'ioredis';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { addressBookRoutes } from './api/address-book.ts';
 import { adminRoutes } from './api/admin.ts';
+import { adminFulfilmentRoutes } from './api/admin-fulfilment.ts';
 import { adminPointsRoutes } from './api/admin-points.ts';
 import { adminProductRoutes } from './api/admin-products.ts';
 import { authRoutes } from './api/auth.ts';
@@ -143,6 +144,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (options.backgroundJobs !== false) {
     app.addHook('onReady', async () => app.services.membershipBilling.start(app.log));
     app.addHook('onClose', () => app.services.membershipBilling.stop());
+    // Uncollected click & collect orders: reminded at 7 days, cancelled and refunded at 14.
+    app.addHook('onReady', async () => app.services.fulfilment.start(app.log));
+    app.addHook('onClose', () => app.services.fulfilment.stop());
   }
   app.addHook('onClose', () => app.services.search.suggestions.close());
   if (config.admin) {
@@ -201,6 +205,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(orderRoutes);
       await api.register(adminRoutes, { prefix: '/admin' });
       await api.register(adminPointsRoutes, { prefix: '/admin' });
+      await api.register(adminFulfilmentRoutes, { prefix: '/admin' });
       await api.register(adminProductRoutes);
       await api.register(membershipRoutes);
       await api.register(secondFactorRoutes);

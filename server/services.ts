@@ -24,6 +24,7 @@ import type { CatalogChange } from './domain/catalog-events.ts';
 import { createContactService } from './domain/contact.ts';
 import type { CounterStore } from './domain/counters.ts';
 import { createCurrentPasswordChecks } from './domain/current-password.ts';
+import { createFulfilment } from './domain/fulfilment.ts';
 import { createGoogleSignIn } from './domain/google-sign-in.ts';
 import { createKitLaunch } from './domain/kit-launch.ts';
 import type { Mailer } from './domain/mail.ts';
@@ -123,18 +124,41 @@ export function createShopServices(
     gateway,
     mailer: infra.mailer,
     shopName: config.shop.name,
+    origin: config.origin,
     currentPassword,
     cardVelocity,
   });
-  const membershipBilling = createMembershipBilling({ db, gateway, mailer: infra.mailer, shopName: config.shop.name });
+  const storeAddress = config.shop.address;
+  /** Who the e-mails are from, where their links point (PUBLIC_URL) and where the owner hears of new orders. */
+  const emailShop = {
+    name: config.shop.name,
+    origin: config.origin,
+    email: config.shop.email,
+    storeAddress: `${storeAddress.street}, ${storeAddress.suburb} ${storeAddress.state} ${storeAddress.postcode}`,
+  };
+  const membershipBilling = createMembershipBilling({
+    db,
+    gateway,
+    mailer: infra.mailer,
+    shopName: config.shop.name,
+    origin: config.origin,
+  });
   const orders = createOrders({
     db,
     gateway,
     mailer: infra.mailer,
     shopName: config.shop.name,
+    emailShop,
     onStockChange: (ids) => catalogChanged({ productIds: ids }),
     shippingPlanOf: (userId) => memberships.planOf(userId),
     cardVelocity,
+  });
+  const fulfilment = createFulfilment({
+    db,
+    orderService: orders,
+    mailer: infra.mailer,
+    shop: config.shop,
+    origin: config.origin,
   });
   return {
     shop: describeShop(config),
@@ -222,6 +246,8 @@ export function createShopServices(
     memberships,
     /** The renewal job: every process runs it (app.ts starts it); tests call `runOnce(now)`. */
     membershipBilling,
+    /** Shipping and click & collect; its uncollected-order job runs in every process (app.ts); tests call `runOnce(now)`. */
+    fulfilment,
     points: {
       balance: (userId: number) => pointsBalance(db, userId),
       ledger: (userId: number, options: Parameters<typeof listLedger>[2] = {}) => listLedger(db, userId, options),
@@ -242,6 +268,7 @@ export function createShopServices(
       gateway,
       mailer: infra.mailer,
       shopName: config.shop.name,
+      emailShop,
     }),
     cart: {
       quote: (lines: Parameters<typeof quoteCart>[1]) => quoteCart(db, lines),

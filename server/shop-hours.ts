@@ -107,3 +107,15 @@ export function parseClosedDates(text: string): string[] {
   }
   return [...new Set(dates)].sort();
 }
+
+/** "Mon–Fri 8:00–17:00, Sat 9:00–16:00, Sun closed": the week on one line, for e-mails. */
+export function describeWeek(hours: readonly OpeningHours[]): string {
+  const short = (time: string) => time.replace(/^0(\d)/, '$1');
+  return hours
+    .map((entry) =>
+      entry.opens && entry.closes
+        ? `${entry.label} ${short(entry.opens)}–${short(entry.closes)}`
+        : `${entry.label} closed`,
+    )
+    .join(', ');
+}

@@ -9,7 +9,7 @@ import { ADMIN_ORDER_STATUSES } from '../domain/back-office.ts';
 import { authOf, requireRole } from '../plugins/auth.ts';
 import { errorResponses } from './openapi.ts';
 
-const adminOrderDetailSchema = z.object({
+export const adminOrderDetailSchema = z.object({
   order: orderSchema,
   customer: z.object({ id: z.number(), email: z.string(), name: z.string() }).nullable(),
   history: z.array(
@@ -96,7 +96,7 @@ const auditSchema = z.array(
 );
 
 /** Who is acting, for the audit log. The scope's hook has already checked the admin role. */
-async function actorOf(request: FastifyRequest): Promise<Actor> {
+export async function actorOf(request: FastifyRequest): Promise<Actor> {
   const { session } = await authOf(request);
   return { userId: session.user.id, email: session.user.email };
 }

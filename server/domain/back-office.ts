@@ -1,12 +1,14 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { centsToDollars, formatDollars } from '../../contracts/money.ts';
 import { POINTS_MESSAGES, type PointsAdjustmentInput } from '../../contracts/points.ts';
-import { gstCents } from '../../contracts/pricing.ts';
 import type { Database } from '../../db/client.ts';
 import { contactMessages, orderEvents, orderItems, orders, returnRequests, users } from '../../db/schema.ts';
 import { type Actor, recordAudit } from './audit.ts';
+import { renderEmail } from './email-layout.ts';
 import { ConflictError, NotFoundError } from './errors.ts';
+import { recordPlainFulfilment } from './fulfilment.ts';
 import type { Mailer } from './mail.ts';
+import { type OrderEmailShop, returnRejectedEmail } from './order-emails.ts';
 import type { Orders } from './orders.ts';
 import type { PaymentGateway } from './payments.ts';
 import {
@@ -19,6 +21,9 @@ import {
   releaseHeld,
   reverseEarned,
 } from './points.ts';
+import { mayEmailOrderNotice } from './preferences.ts';
+import { returnApprovedEmail } from './refund-emails.ts';
+import { type AdjustmentNoteRow, recordPointsRefund, recordRefund, returnRefundFigures } from './refunds.ts';
 import { releaseStock } from './stock.ts';
 
 export const ADMIN_ORDER_STATUSES = ['Pending', 'Processing', 'Succeeded', 'Cancelled'] as const;
@@ -55,8 +60,10 @@ export function createBackOffice(deps: {
   gateway: PaymentGateway;
   mailer: Mailer;
   shopName: string;
+  /** Who the e-mails are from and where their links point. */
+  emailShop: OrderEmailShop;
 }) {
-  const { db, orderService, gateway, mailer, shopName } = deps;
+  const { db, orderService, gateway, mailer, shopName, emailShop } = deps;
 
   function tell(email: string | null, subject: string, text: string, kind: string): void {
     if (!email) return;
@@ -175,7 +182,8 @@ export function createBackOffice(deps: {
         throw new ConflictError(`An order that is ${row.status} cannot be moved to ${to}.`);
       }
       if (to === 'Cancelled') await orderService.cancelOrder(id, { admin: true, by: `admin ${actor.email}` });
-      else if (to === 'Succeeded') await orderService.markSucceeded(id, `admin ${actor.email}`);
+      // The spec's client moves an order to Succeeded in one step: recorded as shipped (no carrier) or collected.
+      else if (to === 'Succeeded') await orderService.markSucceeded(id, `admin ${actor.email}`, recordPlainFulfilment);
       else await orderService.markProcessing(id, `admin ${actor.email}`);
       await recordAudit(db, actor, {
         action: `order.${to.toLowerCase()}`,
@@ -183,12 +191,14 @@ export function createBackOffice(deps: {
         entityId: id,
         details: { from: row.status, to },
       });
-      tell(
-        row.email,
-        `Your ${shopName} order ${row.orderNumber} ${STATUS_MAIL[to]}`,
-        `Your order ${row.orderNumber} ${STATUS_MAIL[to]}.`,
-        `order-${to.toLowerCase()}`,
-      );
+      // A cancel e-mails its own record (what was refunded, the adjustment note) from cancelOrder.
+      if (to !== 'Cancelled')
+        tell(
+          row.email,
+          `Your ${shopName} order ${row.orderNumber} ${STATUS_MAIL[to]}`,
+          `Your order ${row.orderNumber} ${STATUS_MAIL[to]}.`,
+          `order-${to.toLowerCase()}`,
+        );
       return this.getOrder(id);
     },
 
@@ -280,23 +290,27 @@ export function createBackOffice(deps: {
           });
         }
         await releaseStock(tx, returned);
-        const refundCents = linesCents + gstCents(linesCents);
+        // The returned lines and their GST come back (none on a GST-free export); the delivery
+        // charge stays, as the delivery was made. Recorded with its adjustment note in this transaction.
+        const figures = returnRefundFigures(order, items, request.items);
         let refundNote = 'No payment to refund';
+        let note: AdjustmentNoteRow | null = null;
         if (pointsBack > 0) {
           refundNote = `Returned ${pointsBack} points`;
-          if (pointsBack === order.pointsSpent)
-            await tx
-              .update(orders)
-              .set({ paymentStatus: 'Refunded', updatedAt: new Date() })
-              .where(eq(orders.id, order.id));
-        } else if (order.transactionId && refundCents > 0) {
-          const { refundId } = await gateway.refund({ transactionId: order.transactionId, amountCents: refundCents });
-          refundNote = `Refunded ${formatDollars(centsToDollars(refundCents))} (${refundId})`;
-          if (linesCents === order.subtotalCents)
-            await tx
-              .update(orders)
-              .set({ paymentStatus: 'Refunded', refundId, updatedAt: new Date() })
-              .where(eq(orders.id, order.id));
+          await recordPointsRefund(tx, order, pointsBack === order.pointsSpent);
+        } else if (order.transactionId && figures.totalCents > 0) {
+          const { refundId } = await gateway.refund({
+            transactionId: order.transactionId,
+            amountCents: figures.totalCents,
+          });
+          refundNote = `Refunded ${formatDollars(centsToDollars(figures.totalCents))} (${refundId})`;
+          note = (
+            await recordRefund(tx, order, figures, {
+              reason: `Goods returned: ${request.reason}`,
+              refundId,
+              returnRequestId: request.id,
+            })
+          ).note;
         }
         await tx
           .update(returnRequests)
@@ -309,18 +323,27 @@ export function createBackOffice(deps: {
           action: 'return.approve',
           entity: 'return',
           entityId: id,
-          details: { orderId: order.id, refundCents },
+          details: {
+            orderId: order.id,
+            refundCents: note ? figures.totalCents : 0,
+            ...(note ? { adjustmentNote: note.noteNumber } : {}),
+          },
         });
-        return { order, refundNote, productIds: returned.map((line) => line.productId) };
+        return { order, refundNote, note, productIds: returned.map((line) => line.productId) };
       });
       orderService.stockChanged(result.productIds);
-      tell(
-        result.order.email,
-        `Your return for ${shopName} order ${result.order.orderNumber} is approved`,
-        `We have approved your return for order ${result.order.orderNumber}. ${result.refundNote}.`,
-        'return-approved',
-      );
-      return this.getOrder(result.order.id);
+      const decided = await this.getOrder(result.order.id);
+      // A refund is a record: e-mailed whatever the shopper's order-update preference.
+      if (result.order.email) {
+        const content = returnApprovedEmail(
+          { ...decided.order, email: result.order.email },
+          result.note,
+          result.refundNote,
+          emailShop,
+        );
+        void mailer.send(renderEmail(content, emailShop));
+      }
+      return decided;
     },
 
     /** Rejects a return with a reason the customer is told. */
@@ -351,15 +374,19 @@ export function createBackOffice(deps: {
           details: { orderId: request.orderId, reason },
         });
         const [row] = await tx.select().from(orders).where(eq(orders.id, request.orderId));
-        return row!;
+        return { ...row!, returnedItems: request.items };
       });
-      tell(
-        order.email,
-        `Your return for ${shopName} order ${order.orderNumber}`,
-        `We could not accept the return for order ${order.orderNumber}: ${reason}\nReply to this e-mail or call us if you would like to talk it over.`,
-        'return-rejected',
-      );
-      return this.getOrder(order.id);
+      const decided = await this.getOrder(order.id);
+      // A return decided is a notice: the shopper's order-update preference can stop it.
+      if (order.email && (await mayEmailOrderNotice(db, order.userId))) {
+        const content = returnRejectedEmail(
+          { ...decided.order, email: order.email },
+          { reason, items: order.returnedItems },
+          emailShop,
+        );
+        void mailer.send(renderEmail(content, emailShop));
+      }
+      return decided;
     },
 
     /**

@@ -1,9 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { carrierName, trackingUrl } from '../../contracts/fulfilment.ts';
 import { MEMBERSHIP_MESSAGES, type MembershipPlanId } from '../../contracts/membership.ts';
 import type { RedemptionInput } from '../../contracts/membership-input.ts';
 import { centsToDollars, formatDollars } from '../../contracts/money.ts';
 import {
+  type AdjustmentNoteSummary,
   ORDER_MESSAGES,
   type Order,
   type PlaceOrderInput,
@@ -14,21 +16,42 @@ import { POINTS_MESSAGES, RETURN_WINDOW_DAYS } from '../../contracts/points.ts';
 import { isGstFreeExport, lineTotalCents, priceOrder } from '../../contracts/pricing.ts';
 import type { Database } from '../../db/client.ts';
 import {
+  type OrderFulfilmentRow,
   type OrderItemRow,
   type OrderRow,
   orderEvents,
+  orderFulfilments,
   orderItems,
   orders,
   paymentMethods,
   products,
   returnRequests,
+  users,
 } from '../../db/schema.ts';
 import type { CardVelocity } from './card-velocity.ts';
 import { clearSavedCart, mergeCart } from './cart.ts';
+import { renderEmail } from './email-layout.ts';
 import { ConflictError, DomainError, NotFoundError } from './errors.ts';
+import type { IssuedInvoice } from './invoice.ts';
 import type { Mailer } from './mail.ts';
+import {
+  newOrderToShopEmail,
+  type OrderEmailShop,
+  orderPlacedEmail,
+  pointsOrderEmail,
+  returnReceivedEmail,
+} from './order-emails.ts';
 import type { PaymentGateway, PaymentSource } from './payments.ts';
 import { addLedgerEntry, earnOnFulfilment, holdForReturn, lockBalance, pointsEarned } from './points.ts';
+import { cancelledEmail } from './refund-emails.ts';
+import {
+  type AdjustmentNoteRow,
+  cancelRefundFigures,
+  findAdjustmentNote,
+  loadAdjustmentNotes,
+  recordPointsRefund,
+  recordRefund,
+} from './refunds.ts';
 import { releaseStock, reserveStock, type Transaction } from './stock.ts';
 
 /** A declined payment: 402 with the spec's text; the order's transaction has rolled back. */
@@ -47,6 +70,8 @@ export interface OrderDeps {
   gateway: PaymentGateway;
   mailer: Mailer;
   shopName: string;
+  /** Who the order e-mails are from, where links point and where the owner hears of new orders. */
+  emailShop: OrderEmailShop;
   /** Told which products' stock an order changed, after it commits (the catalogue cache forgets them). */
   onStockChange?: (productIds: number[]) => void;
   /** The shopper's membership plan now (Premium ships free; plans earn points); null for none. */
@@ -72,8 +97,8 @@ class DeclinedInTransaction extends Error {
   }
 }
 
-/** A new order's row before it is priced: no money yet, and where it goes (the inverse of `addressOf`). */
-function unpricedTo(address: ShippingAddress) {
+/** A new order's row before it is priced: no money yet, and where it goes (the inverse of `addressOf`); no address for click & collect. */
+function unpricedTo(address: ShippingAddress | null) {
   return {
     subtotalCents: 0,
     gstCents: 0,
@@ -81,13 +106,13 @@ function unpricedTo(address: ShippingAddress) {
     // Set, not null: an order placed from now on shows its delivery's GST on its invoice.
     shippingGstCents: 0,
     totalCents: 0,
-    shipFullName: address.fullName,
-    shipAddressLine1: address.addressLine1,
-    shipAddressLine2: address.addressLine2,
-    shipCity: address.city,
-    shipState: address.state,
-    shipPostalCode: address.postalCode,
-    shipCountry: address.country,
+    shipFullName: address?.fullName ?? null,
+    shipAddressLine1: address?.addressLine1 ?? null,
+    shipAddressLine2: address?.addressLine2 ?? null,
+    shipCity: address?.city ?? null,
+    shipState: address?.state ?? null,
+    shipPostalCode: address?.postalCode ?? null,
+    shipCountry: address?.country ?? null,
   };
 }
 
@@ -104,7 +129,13 @@ function addressOf(row: OrderRow): ShippingAddress | null {
   };
 }
 
-export function toOrder(row: OrderRow, items: OrderItemRow[], returnStatus: Order['returnStatus'] = null): Order {
+export function toOrder(
+  row: OrderRow,
+  items: OrderItemRow[],
+  returnStatus: Order['returnStatus'] = null,
+  adjustmentNotes: AdjustmentNoteSummary[] = [],
+  fulfilmentRow: OrderFulfilmentRow | null = null,
+): Order {
   return {
     id: row.id,
     orderNumber: row.orderNumber,
@@ -140,8 +171,25 @@ export function toOrder(row: OrderRow, items: OrderItemRow[], returnStatus: Orde
     gstFreeExport: isGstFreeExportOrder(row),
     refundedAmount: centsToDollars(row.refundedCents),
     refundedAt: row.refundedAt?.toISOString() ?? null,
+    adjustmentNotes,
     fulfilment: row.fulfilment,
     contactPhone: row.contactPhone,
+    fulfilmentRecord: fulfilmentRecordOf(fulfilmentRow),
+  };
+}
+
+/** The order's fulfilment record as the order page shows it: the carrier's name and tracking link added. */
+function fulfilmentRecordOf(row: OrderFulfilmentRow | null): Order['fulfilmentRecord'] {
+  if (!row) return null;
+  return {
+    method: row.method,
+    carrier: row.carrier,
+    carrierName: carrierName(row.carrier),
+    trackingNumber: row.trackingNumber,
+    trackingUrl: trackingUrl(row.carrier, row.trackingNumber),
+    shippedAt: row.shippedAt?.toISOString() ?? null,
+    readyAt: row.readyAt?.toISOString() ?? null,
+    collectedAt: row.collectedAt?.toISOString() ?? null,
   };
 }
 
@@ -171,7 +219,9 @@ export function requestHashOf(input: PlaceOrderInput): string {
     items: [...input.orderItems]
       .map((line) => [line.productId, line.quantity, line.variantId ?? 0])
       .sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0) || (a[1] ?? 0) - (b[1] ?? 0)),
-    address: input.shippingAddress,
+    address: input.fulfilment === 'collect' ? null : input.shippingAddress,
+    fulfilment: input.fulfilment,
+    contactPhone: input.contactPhone,
     paymentMethodId: input.paymentMethodId ?? null,
     card: input.cardData ? { last4: input.cardData.Number.slice(-4), expiry: input.cardData.Expiry } : null,
   };
@@ -205,8 +255,22 @@ async function loadReturnStatuses(
 
 async function hydrate(db: Database | Transaction, rows: OrderRow[]): Promise<Order[]> {
   const ids = rows.map((row) => row.id);
-  const [items, returns] = await Promise.all([loadItems(db, ids), loadReturnStatuses(db, ids)]);
-  return rows.map((row) => toOrder(row, items.get(row.id) ?? [], returns.get(row.id) ?? null));
+  const [items, returns, notes, fulfilments] = await Promise.all([
+    loadItems(db, ids),
+    loadReturnStatuses(db, ids),
+    loadAdjustmentNotes(db, ids),
+    ids.length ? db.select().from(orderFulfilments).where(inArray(orderFulfilments.orderId, ids)) : [],
+  ]);
+  const fulfilmentOf = new Map(fulfilments.map((row) => [row.orderId, row]));
+  return rows.map((row) =>
+    toOrder(
+      row,
+      items.get(row.id) ?? [],
+      returns.get(row.id) ?? null,
+      notes.get(row.id) ?? [],
+      fulfilmentOf.get(row.id) ?? null,
+    ),
+  );
 }
 
 const SORTS = {
@@ -221,7 +285,7 @@ export function createOrders({
   db,
   gateway,
   mailer,
-  shopName,
+  emailShop,
   onStockChange = () => {},
   shippingPlanOf = async () => null,
   cardVelocity,
@@ -252,31 +316,13 @@ export function createOrders({
     return row;
   }
 
-  function sendConfirmation(order: Order): void {
-    if (!order.email) return;
-    const lines = order.items.map(
-      (item) => `  ${item.quantity} × ${item.productName} (${item.sku})  ${formatDollars(item.lineTotal)}`,
-    );
-    void mailer.send({
-      to: order.email,
-      kind: 'order-confirmation',
-      subject: `${shopName} order ${order.orderNumber} confirmed`,
-      text: [
-        `Thank you for your order ${order.orderNumber}.`,
-        '',
-        ...lines,
-        '',
-        `Subtotal  ${formatDollars(order.subtotal)}`,
-        `GST       ${formatDollars(order.taxAmount)}`,
-        `Shipping  ${order.shippingCost === 0 ? 'Free' : formatDollars(order.shippingCost)}`,
-        `Total     ${formatDollars(order.total)}`,
-        '',
-        `Paid with ${order.cardBrand ?? 'card'} ending ${order.cardLast4 ?? '----'}.`,
-        `We will e-mail you again when it is on its way.`,
-        '',
-        shopName,
-      ].join('\n'),
-    });
+  /** The shopper's receipt (always sent) and the owner's new-order e-mail, for an order just placed (card or points). */
+  function announceOrder(order: Order): void {
+    if (order.email) {
+      const content = order.pointsSpent > 0 ? pointsOrderEmail : orderPlacedEmail;
+      void mailer.send(renderEmail(content({ ...order, email: order.email }, emailShop), emailShop));
+    }
+    void mailer.send(renderEmail(newOrderToShopEmail(order, emailShop), emailShop));
   }
 
   async function setStatus(
@@ -328,9 +374,15 @@ export function createOrders({
       // Read before the transaction: the embedded database has one connection, which the
       // transaction holds, so a query outside it from inside would wait for ever.
       const plan = await shippingPlanOf(buyer.userId);
+      // Click & collect keeps no address; the contact phone is the one given, else the account's.
+      const fulfilment = input.fulfilment;
+      const address = fulfilment === 'collect' ? null : (input.shippingAddress ?? null);
+      const contactPhone =
+        input.contactPhone ??
+        (await db.select({ phone: users.phone }).from(users).where(eq(users.id, buyer.userId)))[0]?.phone ??
+        null;
       const placeInTransaction = () =>
         db.transaction(async (tx) => {
-          const address = input.shippingAddress;
           const [claimed] = await tx
             .insert(orders)
             .values({
@@ -339,6 +391,8 @@ export function createOrders({
               idempotencyKey: input.sessionId,
               requestHash,
               ...unpricedTo(address),
+              fulfilment,
+              contactPhone,
             })
             .onConflictDoNothing()
             .returning();
@@ -350,7 +404,7 @@ export function createOrders({
             return { row: existing, replayed: true };
           }
           const lines = await reserveStock(tx, input.orderItems);
-          const totals = priceOrder(lines, { plan, country: address.country });
+          const totals = priceOrder(lines, { plan, fulfilment, country: address?.country ?? null });
           const charge = await gateway.charge({
             amountCents: totals.totalCents,
             source,
@@ -414,7 +468,7 @@ export function createOrders({
       if (!order) throw new Error('A placed order could not be read back');
       if (!result.replayed) {
         onStockChange(order.items.map((item) => item.productId));
-        sendConfirmation(order);
+        announceOrder(order);
       }
       return { order, replayed: result.replayed };
     },
@@ -453,11 +507,46 @@ export function createOrders({
     },
 
     /**
-     * Cancels a Pending or Processing order of the shopper (or of anyone, for the shop): stock
-     * goes back and a paid order is refunded through the gateway, in one transaction.
+     * The shopper's order's tax invoice as it was issued (404 for another's or a missing order);
+     * a cancelled order has none (409).
      */
-    async cancelOrder(orderId: number, by: { userId: number } | { admin: true; by?: OrderActor }): Promise<Order> {
-      const row = await db.transaction(async (tx) => {
+    async invoiceOf(userId: number, orderId: number): Promise<IssuedInvoice> {
+      const order = await this.getOrder(userId, orderId);
+      if (order.status === 'Cancelled') throw new ConflictError(ORDER_MESSAGES.noInvoiceWhenCancelled);
+      const [row] = await db
+        .select({ shippingGstCents: orders.shippingGstCents })
+        .from(orders)
+        .where(eq(orders.id, orderId));
+      return { order, legacy: row?.shippingGstCents === null };
+    },
+
+    /**
+     * One adjustment note of an order, for the order's owner or the shop's staff; 404 for
+     * anyone else, a missing order or a note of another order.
+     */
+    async adjustmentNoteOf(
+      viewer: { userId: number; staff: boolean },
+      orderId: number,
+      noteNumber: string,
+    ): Promise<{ order: Order; note: AdjustmentNoteRow }> {
+      const order = viewer.staff ? await this.getAnyOrder(orderId) : await this.getOrder(viewer.userId, orderId);
+      const note = await findAdjustmentNote(db, order.id, noteNumber);
+      if (!note) throw new NotFoundError(ORDER_MESSAGES.adjustmentNoteNotFound);
+      return { order, note };
+    },
+
+    /**
+     * Cancels a Pending or Processing order of the shopper (or of anyone, for the shop or the
+     * system): stock goes back and a paid order is refunded in full through the gateway, with
+     * its adjustment note, in one transaction; a points order gets its points back. The shopper
+     * is e-mailed either way (a record: sent whatever their preferences).
+     */
+    async cancelOrder(
+      orderId: number,
+      by: { userId: number } | { admin: true; by?: OrderActor; reason?: string },
+    ): Promise<Order> {
+      const reason = 'userId' in by ? 'Cancelled at the customer’s request' : (by.reason ?? 'Cancelled by the shop');
+      const outcome = await db.transaction(async (tx) => {
         const [current] = await tx
           .select()
           .from(orders)
@@ -467,9 +556,10 @@ export function createOrders({
         if (current.status === 'Cancelled') throw new ConflictError(ORDER_MESSAGES.alreadyCancelled);
         if (current.status !== 'Pending' && current.status !== 'Processing')
           throw new ConflictError(ORDER_MESSAGES.cannotCancel);
-        let refund: Partial<typeof orders.$inferInsert> = {};
+        let refunded = current;
+        let note: AdjustmentNoteRow | null = null;
         // A redemption order gives its points back (the shopper's row first, as redemptions lock it):
-        // its payment, in points, is refunded.
+        // its payment, in points, is refunded; no money moved, so no adjustment note.
         if (current.pointsSpent > 0 && current.userId) {
           await lockBalance(tx, current.userId);
           await addLedgerEntry(tx, {
@@ -479,28 +569,35 @@ export function createOrders({
             orderId: current.id,
             note: `Order ${current.orderNumber} cancelled: points returned`,
           });
-          refund = { paymentStatus: 'Refunded' };
+          refunded = await recordPointsRefund(tx, current, true);
         }
         const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId));
         await releaseStock(tx, items);
         if (current.paymentStatus === 'Paid' && current.transactionId) {
+          const figures = cancelRefundFigures(current, items);
           const { refundId } = await gateway.refund({
             transactionId: current.transactionId,
-            amountCents: current.totalCents,
+            amountCents: figures.totalCents,
           });
-          refund = { paymentStatus: 'Refunded', refundId };
+          const recorded = await recordRefund(tx, current, figures, { reason, refundId });
+          refunded = recorded.order;
+          note = recorded.note;
         }
-        return setStatus(
+        const row = await setStatus(
           tx,
-          current,
+          refunded,
           'Cancelled',
           'userId' in by ? 'customer' : (by.by ?? 'admin'),
-          refund.refundId ? 'Refunded in full' : null,
-          refund,
+          note ? 'Refunded in full' : null,
         );
+        return { row, note };
       });
-      const [order] = await hydrate(db, [row]);
+      const [order] = await hydrate(db, [outcome.row]);
       onStockChange(order!.items.map((item) => item.productId));
+      if (order!.email) {
+        const content = cancelledEmail({ ...order!, email: order!.email }, outcome.note, reason, emailShop);
+        void mailer.send(renderEmail(content, emailShop));
+      }
       return order!;
     },
 
@@ -568,6 +665,7 @@ export function createOrders({
       });
       const [order] = await hydrate(db, [row]);
       onStockChange([input.productId]);
+      announceOrder(order!);
       return order!;
     },
 
@@ -597,8 +695,17 @@ export function createOrders({
       onStockChange(productIds);
     },
 
-    /** Marks a paid order fulfilled (the shop's move, from the back office). */
-    async markSucceeded(orderId: number, actor: OrderActor = 'admin'): Promise<Order> {
+    /**
+     * Marks a paid order fulfilled (the shop's move, from the back office). `fulfil` runs in the
+     * same transaction once the order is locked and found Processing: it checks the order may be
+     * fulfilled that way and writes its fulfilment record (shipped, collected), so the status
+     * and the record move together or not at all.
+     */
+    async markSucceeded(
+      orderId: number,
+      actor: OrderActor = 'admin',
+      fulfil?: (tx: Transaction, current: OrderRow) => Promise<void>,
+    ): Promise<Order> {
       // The plan is read before the transaction (see placeOrder).
       const [owner] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId));
       const plan = owner?.userId ? await shippingPlanOf(owner.userId) : null;
@@ -607,6 +714,7 @@ export function createOrders({
         if (!current) throw new NotFoundError(ORDER_MESSAGES.notFound);
         if (current.status !== 'Processing')
           throw new ConflictError(`An order that is ${current.status} cannot be marked fulfilled.`);
+        await fulfil?.(tx, current);
         // Points are earned when an order is fulfilled (spec-decisions "Stock"), at the plan held then,
         // and stay pending for the return window, which runs from now (`fulfilled_at`).
         const earned = current.userId ? pointsEarned(current.subtotalCents, plan) : 0;
@@ -627,7 +735,7 @@ export function createOrders({
 
     /** Records a return request on a Succeeded order (one open request per order). */
     async requestReturn(userId: number, orderId: number, input: ReturnRequestInput): Promise<Order> {
-      await db.transaction(async (tx) => {
+      const requested = await db.transaction(async (tx) => {
         const [current] = await tx
           .select()
           .from(orders)
@@ -666,8 +774,17 @@ export function createOrders({
           .values({ orderId, status: 'Return requested', actor: 'customer', note: input.reason });
         // The order's pending points wait for the decision, even past the window's end.
         await holdForReturn(tx, orderId);
+        return combined;
       });
-      return this.getOrder(userId, orderId);
+      const order = await this.getOrder(userId, orderId);
+      // The shopper's record of asking inside the window: always sent (spec-decisions "Money").
+      if (order.email) {
+        const request = { reason: input.reason, items: requested, requestedAt: new Date() };
+        void mailer.send(
+          renderEmail(returnReceivedEmail({ ...order, email: order.email }, request, emailShop), emailShop),
+        );
+      }
+      return order;
     },
 
     /**

@@ -10,6 +10,7 @@ import type { Order } from '../../contracts/orders.ts';
 import {
   auditLog,
   orderEvents,
+  orderFulfilments,
   orders,
   pointsLedger,
   productImages,
@@ -55,7 +56,7 @@ interface CellContext {
   png: Buffer;
 }
 
-type Needs = 'order' | 'return' | 'product' | 'picture';
+type Needs = 'order' | 'collect-order' | 'ready-order' | 'return' | 'product' | 'picture';
 
 interface Payload {
   json?: unknown;
@@ -100,6 +101,15 @@ const ROUTES: RouteCase[] = [
     body: () => ({ json: { status: 'Succeeded' } }),
     success: 200,
   },
+  {
+    method: 'POST',
+    url: '/api/admin/orders/:orderId/ship',
+    needs: 'order',
+    body: () => ({ json: { carrier: 'australia-post', trackingNumber: 'AP12345678' } }),
+    success: 200,
+  },
+  { method: 'POST', url: '/api/admin/orders/:orderId/ready-to-collect', needs: 'collect-order', success: 200 },
+  { method: 'POST', url: '/api/admin/orders/:orderId/collected', needs: 'ready-order', success: 200 },
   { method: 'GET', url: '/api/admin/returns', success: 200 },
   { method: 'POST', url: '/api/admin/returns/:returnId/approve', needs: 'return', success: 200 },
   {
@@ -304,8 +314,8 @@ async function prepareShop(kind: DatabaseKind, options: { storefront?: boolean }
     return userId ? (await createSession(db, userId, 'matrix')).token : undefined;
   }
 
-  /** A fresh Processing order of customer A's, placed through the API with A's own session. */
-  async function freshOrder(): Promise<Order> {
+  /** A fresh Processing order of customer A's, placed through the API with A's own session (for delivery, or to collect). */
+  async function freshOrder(fulfilment: 'delivery' | 'collect' = 'delivery'): Promise<Order> {
     sequence += 1;
     const answer = await shop.app.inject({
       method: 'POST',
@@ -319,6 +329,7 @@ async function prepareShop(kind: DatabaseKind, options: { storefront?: boolean }
         paymentMethod: 'credit_card',
         paymentMethodId: null,
         cardData: { Number: '4242 4242 4242 4242', Expiry: EXPIRY, Cvc: '123', Name: 'Ann Lee' },
+        fulfilment,
         shippingAddress: {
           fullName: 'Ann Lee',
           addressLine1: '77 Quokka Crescent',
@@ -388,6 +399,12 @@ async function prepareShop(kind: DatabaseKind, options: { storefront?: boolean }
     const empty = { order: undefined as unknown as Order, returnId: 0, productId: 0, productSku: '', imageId: 0 };
     const base = { ...empty, place, unique, png };
     if (needs === 'order') return { ...base, order: await freshOrder() };
+    if (needs === 'collect-order') return { ...base, order: await freshOrder('collect') };
+    if (needs === 'ready-order') {
+      const order = await freshOrder('collect');
+      await shop.app.services.fulfilment.readyToCollect(order.id, auditActor);
+      return { ...base, order };
+    }
     if (needs === 'return') return { ...base, returnId: await freshReturn() };
     if (needs === 'product' || needs === 'picture') {
       const product = await freshProduct();
@@ -411,6 +428,7 @@ async function prepareShop(kind: DatabaseKind, options: { storefront?: boolean }
       images: await db.select().from(productImages).orderBy(asc(productImages.id)),
       orders: await db.select().from(orders).orderBy(asc(orders.id)),
       returns: await db.select().from(returnRequests).orderBy(asc(returnRequests.id)),
+      fulfilments: await db.select().from(orderFulfilments).orderBy(asc(orderFulfilments.orderId)),
       events: await db.$count(orderEvents),
       audit: await db.$count(auditLog),
       points: await db.$count(pointsLedger),

@@ -1,6 +1,6 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import {
   returnRequests,
 } from '../../db/schema.ts';
 import { buildApp } from '../../server/app.ts';
+import { readOutbox } from '../helpers/outbox.ts';
 import { isPostgresReachable } from '../helpers/postgres.ts';
 import { createTestShop, type DatabaseKind, type TestShop } from '../helpers/test-app.ts';
 
@@ -93,39 +94,6 @@ const SAVED_CARD = {
   expiryMonth: '07',
   expiryYear: THIS_YEAR + 2,
 };
-
-/** Quoted-printable or base64 body of one .eml file, decoded, with its headers. */
-function readMail(file: string): { to: string; subject: string; text: string } {
-  const raw = readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
-  const split = raw.indexOf('\n\n');
-  const head = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
-  const body = raw.slice(split + 2);
-  const header = (name: string) =>
-    head
-      .split('\n')
-      .find((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}:`))
-      ?.slice(name.length + 1)
-      .trim() ?? '';
-  const encoding = header('Content-Transfer-Encoding').toLowerCase();
-  let text = body;
-  if (encoding === 'quoted-printable') {
-    const joined = body.replace(/=\n/g, '');
-    const bytes: number[] = [];
-    for (let index = 0; index < joined.length; index += 1) {
-      const hex = joined.slice(index + 1, index + 3);
-      if (joined[index] === '=' && /^[0-9A-F]{2}$/i.test(hex)) {
-        bytes.push(Number.parseInt(hex, 16));
-        index += 2;
-      } else {
-        bytes.push(...Buffer.from(joined[index] ?? ''));
-      }
-    }
-    text = Buffer.from(bytes).toString('utf8');
-  } else if (encoding === 'base64') {
-    text = Buffer.from(body, 'base64').toString('utf8');
-  }
-  return { to: header('To'), subject: header('Subject'), text };
-}
 
 const dollars = (cents: number) => cents / 100;
 
@@ -407,8 +375,11 @@ for (const { kind, skip } of kinds) {
             gstFreeExport: false,
             refundedAmount: 0,
             refundedAt: null,
+            adjustmentNotes: [],
             fulfilment: 'delivery',
-            contactPhone: null,
+            // Not given: the account's phone (issue 22), for the courier.
+            contactPhone: '0412 345 678',
+            fulfilmentRecord: null,
           },
         });
         expect(order.subtotal).toBe(dollars(totals.subtotalCents));
@@ -485,23 +456,29 @@ for (const { kind, skip } of kinds) {
         const before = new Set(outboxFiles());
         const order = await place(alice, [{ productId: product.id, quantity: 3 }]);
         await shop.app.services.mailer.idle();
-        const mails = outboxFiles()
-          .filter((name) => !before.has(name))
-          .map((name) => readMail(join(outbox, name)));
-        expect(mails).toHaveLength(1);
-        const [mail] = mails;
-        expect(mail?.to).toContain(alice.email);
+        const mails = (await readOutbox(outbox)).filter((mail) => !before.has(basename(mail.file)));
+        // The shopper's receipt; the other new e-mail is the owner's, to SHOP_EMAIL (tests/api/emails.test.ts).
+        const toShopper = mails.filter((mail) => mail.to.includes(alice.email));
+        expect(toShopper).toHaveLength(1);
+        expect(mails.filter((mail) => !mail.to.includes(alice.email)).map((mail) => mail.subject)).toEqual([
+          expect.stringMatching(/^New order /),
+        ]);
+        const [mail] = toShopper;
         expect(mail?.subject).toBe(`Harbour Tools order ${order.orderNumber} confirmed`);
-        // 3 × $12.34 = $37.02, GST $3.70, shipping $10.00, total $50.72.
-        expect(mail?.text).toContain(`Thank you for your order ${order.orderNumber}.`);
-        expect(mail?.text).toContain(`3 × ${product.name} (${product.sku})  $37.02`);
-        expect(mail?.text).toContain('Subtotal  $37.02');
-        expect(mail?.text).toContain('GST       $3.70');
-        expect(mail?.text).toContain('Shipping  $10.00');
-        expect(mail?.text).toContain('Total     $50.72');
+        // 3 × $12.34 = $37.02 ($13.57 each with GST), GST $3.70, delivery $10.00 (GST $0.91 of it), total $50.72.
+        expect(mail?.text).toContain(`Thank you for your order ${order.orderNumber}, placed on `);
+        expect(mail?.text).toContain(`3 × ${product.name} (${product.sku})  $13.57 inc GST  $37.02 ex GST`);
+        expect(mail?.text).toMatch(/Subtotal \(ex GST\) +\$37\.02/);
+        expect(mail?.text).toMatch(/GST +\$3\.70/);
+        expect(mail?.text).toMatch(/Delivery +\$10\.00 \(includes GST of \$0\.91\)/);
+        expect(mail?.text).toMatch(/Total +\$50\.72/);
         expect(mail?.text).toContain('Paid with Visa ending 4242.');
-        expect(mail?.text).not.toContain('4242424242424242');
-        expect(mail?.text).not.toContain(APPROVE);
+        for (const part of [mail?.text ?? '', mail?.html ?? '']) {
+          expect(part).toContain('$13.57 inc GST');
+          expect(part).toContain('$50.72');
+          expect(part).not.toContain('4242424242424242');
+          expect(part).not.toContain(APPROVE);
+        }
       });
 
       it('needs a session', async () => {
@@ -1104,7 +1081,23 @@ for (const { kind, skip } of kinds) {
 
         const answer = await call<Order>('PUT', `/api/orders/${order.id}/cancel`, { token: alice.token });
         expect(answer.status, answer.text).toBe(200);
-        expect(answer.body).toEqual({ ...order, status: 'Cancelled', paymentStatus: 'Refunded' });
+        // Refunded in full (the delivery too), recorded on the order with its adjustment note.
+        expect(answer.body).toEqual({
+          ...order,
+          status: 'Cancelled',
+          paymentStatus: 'Refunded',
+          refundedAmount: order.total,
+          refundedAt: expect.any(String),
+          adjustmentNotes: [
+            {
+              number: expect.stringMatching(/^AN-\d{6}$/),
+              date: answer.body.refundedAt,
+              amount: order.total,
+              reason: 'Cancelled at the customer’s request',
+              url: `/api/orders/${order.id}/adjustment-notes/${answer.body.adjustmentNotes[0]?.number}.pdf`,
+            },
+          ],
+        });
         expect([await stockOf(first.id), await stockOf(second.id)]).toEqual([6, 4]);
         const [row] = await shop.database.db.select().from(orders).where(eq(orders.id, order.id));
         expect(row?.refundId).toMatch(/^sim_re_[0-9a-f]{24}$/);
