@@ -42,6 +42,7 @@ export default [
   route('orders', 'routes/orders.tsx'),
   route('orders/:id', 'routes/order.tsx'),
   route('orders/:id/invoice.pdf', 'routes/order-invoice.ts'),
+  route('orders/:id/adjustment-notes/:noteNumber.pdf', 'routes/order-adjustment-note.ts'),
   route('account-settings', 'routes/account-settings.tsx'),
   route('addresses', 'routes/addresses.tsx'),
   route('payment-methods', 'routes/payment-methods.tsx'),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  adjustmentNoteNumberSchema,
   cartLinesSchema,
   cartQuoteSchema,
   ORDER_MESSAGES,
@@ -12,6 +13,7 @@ import {
   returnRequestSchema,
 } from '../../contracts/orders.ts';
 import { idParamsSchema } from '../../contracts/params.ts';
+import { renderAdjustmentNotePdf, renderInvoicePdf } from '../domain/invoice.ts';
 import { authOf, requireUser } from '../plugins/auth.ts';
 import { errorResponses } from './openapi.ts';
 
@@ -25,13 +27,15 @@ const orderListQuerySchema = z.object({
   sort: z.enum(ORDER_SORTS, { error: `sort must be one of ${ORDER_SORTS.join(', ')}` }).default('newest'),
 });
 
+const adjustmentNoteParamsSchema = idParamsSchema.extend({ noteNumber: adjustmentNoteNumberSchema });
+
 const cartLinesResponse = z.object({
   items: z.array(z.object({ productId: z.number(), quantity: z.number(), addedPrice: z.number().optional() })),
 });
 
 /** Orders and the cart (spec §7 "Orders"); all but the quote need a signed-in shopper. */
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { orders, cart } = app.services;
+  const { orders, cart, shop } = app.services;
   const userId = async (request: Parameters<typeof authOf>[0]) => (await authOf(request)).session.userId;
 
   app.post(
@@ -143,6 +147,60 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => orders.getOrder(await userId(request), request.params.id),
+  );
+
+  app.get(
+    '/orders/:id/invoice.pdf',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['Orders'],
+        summary: 'The tax invoice of one of your orders, as a PDF',
+        description:
+          'Drawn from the figures stored with the order: an order keeps the invoice it was issued with. A cancelled order has no tax invoice (409); its refund is on its adjustment note. Another shopper’s order is 404.',
+        params: idParamsSchema,
+        response: { 200: z.any().describe('The PDF (application/pdf)'), ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const invoice = await orders.invoiceOf(await userId(request), request.params.id);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${invoice.order.orderNumber}-tax-invoice.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .send(await renderInvoicePdf(invoice, shop));
+    },
+  );
+
+  app.get(
+    '/orders/:id/adjustment-notes/:noteNumber.pdf',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags: ['Orders'],
+        summary: 'An adjustment note (credit note) of one of your orders, as a PDF',
+        description:
+          'Each refund of money (a cancel, an approved return) issues one; the order lists them in `adjustmentNotes`. For the order’s owner and the shop’s staff; anyone else is 404.',
+        params: adjustmentNoteParamsSchema,
+        response: { 200: z.any().describe('The PDF (application/pdf)'), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { session } = await authOf(request);
+      const { order, note } = await orders.adjustmentNoteOf(
+        { userId: session.userId, staff: session.user.role === 'admin' },
+        request.params.id,
+        request.params.noteNumber,
+      );
+      return reply
+        .type('application/pdf')
+        .header(
+          'content-disposition',
+          `attachment; filename="${note.noteNumber}-adjustment-note-${order.orderNumber}.pdf"`,
+        )
+        .header('cache-control', 'private, no-store')
+        .send(await renderAdjustmentNotePdf(order, note, shop));
+    },
   );
 
   app.put(

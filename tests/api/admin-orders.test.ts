@@ -1,11 +1,13 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../contracts/account.ts';
+import { formatDollars } from '../../contracts/money.ts';
 import type { Order } from '../../contracts/orders.ts';
 import { auditLog, contactMessages, orderEvents, orders, products, returnRequests } from '../../db/schema.ts';
+import { readOutbox } from '../helpers/outbox.ts';
 import { isPostgresReachable } from '../helpers/postgres.ts';
 import { createTestShop, type DatabaseKind, type TestShop } from '../helpers/test-app.ts';
 
@@ -102,39 +104,6 @@ const SHIPPING = {
   country: 'Australia',
 };
 const STATUS_CHOICES = 'status must be one of Pending, Processing, Succeeded, Cancelled';
-
-/** The headers and decoded text of one .eml file. */
-function readMail(file: string): { to: string; subject: string; text: string } {
-  const raw = readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
-  const split = raw.indexOf('\n\n');
-  const head = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
-  const body = raw.slice(split + 2);
-  const header = (name: string) =>
-    head
-      .split('\n')
-      .find((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}:`))
-      ?.slice(name.length + 1)
-      .trim() ?? '';
-  const encoding = header('Content-Transfer-Encoding').toLowerCase();
-  let text = body;
-  if (encoding === 'quoted-printable') {
-    const joined = body.replace(/=\n/g, '');
-    const bytes: number[] = [];
-    for (let index = 0; index < joined.length; index += 1) {
-      const hex = joined.slice(index + 1, index + 3);
-      if (joined[index] === '=' && /^[0-9A-F]{2}$/i.test(hex)) {
-        bytes.push(Number.parseInt(hex, 16));
-        index += 2;
-      } else {
-        bytes.push(...Buffer.from(joined[index] ?? ''));
-      }
-    }
-    text = Buffer.from(bytes).toString('utf8');
-  } else if (encoding === 'base64') {
-    text = Buffer.from(body, 'base64').toString('utf8');
-  }
-  return { to: header('To'), subject: header('Subject'), text };
-}
 
 const postgresAvailable = await isPostgresReachable();
 const kinds: { kind: DatabaseKind; skip: boolean }[] = [
@@ -260,12 +229,10 @@ for (const { kind, skip } of kinds) {
     /** E-mails written to the outbox while `run` runs (after every send has finished). */
     async function mailsDuring(run: () => Promise<unknown>) {
       await shop.app.services.mailer.idle();
-      const before = new Set(readdirSync(outbox));
+      const before = new Set((await readOutbox(outbox)).map((mail) => mail.file));
       await run();
       await shop.app.services.mailer.idle();
-      return readdirSync(outbox)
-        .filter((name) => name.endsWith('.eml') && !before.has(name))
-        .map((name) => readMail(join(outbox, name)));
+      return (await readOutbox(outbox)).filter((mail) => !before.has(mail.file));
     }
 
     async function orderState(orderId: number) {
@@ -494,9 +461,12 @@ for (const { kind, skip } of kinds) {
         expect(row?.refundId).toMatch(/^sim_re_[0-9a-f]{24}$/);
         expect(mails).toHaveLength(1);
         expect(mails[0]?.to).toContain(bob.email);
+        // One e-mail, the cancellation's record: what was refunded, with its adjustment note.
         expect(mails[0]?.subject).toBe(
-          `Your Harbour Tools order ${placed.orderNumber} has been cancelled; any payment has been refunded in full`,
+          `Your Harbour Tools order ${placed.orderNumber} is cancelled: ${formatDollars(detail.order.total)} refunded`,
         );
+        expect(detail.order.adjustmentNotes).toHaveLength(1);
+        expect(mails[0]?.text).toContain(`Adjustment note ${detail.order.adjustmentNotes[0]?.number}`);
 
         const again = await move(placed.id, 'Cancelled');
         expect(again.status).toBe(409);
@@ -613,8 +583,12 @@ for (const { kind, skip } of kinds) {
         expect([await stockOf(saw), await stockOf(blade)]).toEqual([9, 9]);
         const detail = answer?.body as OrderDetail;
         expect(detail.order.returnStatus).toBe('Approved');
-        // A partial return leaves the payment Paid.
-        expect(detail.order).toMatchObject({ status: 'Succeeded', paymentStatus: 'Paid' });
+        // A partial return refunds part of the payment (issue 22: shown as such, with the amount).
+        expect(detail.order).toMatchObject({
+          status: 'Succeeded',
+          paymentStatus: 'Partially refunded',
+          refundedAmount: 27.5,
+        });
         expect(detail.returns).toHaveLength(1);
         expect(detail.returns[0]?.status).toBe('Approved');
         expect(detail.returns[0]?.resolutionNote).toMatch(/^Refunded \$27\.50 \(sim_re_[0-9a-f]{24}\)$/);

@@ -40,8 +40,12 @@ interface RouteCase {
   url: string;
   /** Open to everyone (the cart quote). */
   public?: true;
-  /** The id in the url is a fresh order of customer A's, in this state. */
-  owned?: 'Processing' | 'Succeeded';
+  /** The id in the url is a fresh order of customer A's, in this state (Cancelled: refunded, with an adjustment note). */
+  owned?: 'Processing' | 'Succeeded' | 'Cancelled';
+  /** The shop's staff may read it too (an adjustment note): the admin gets the route's success. */
+  staffMayRead?: true;
+  /** What a success answers when it is not JSON. */
+  contentType?: string;
   body?: (context: CellContext) => unknown;
   success: number;
 }
@@ -103,10 +107,26 @@ const ROUTES: RouteCase[] = [
     body: ({ order }) => ({ reason: 'It arrived broken', items: [{ orderItemId: order.items[0]?.id, quantity: 1 }] }),
   },
   { method: 'POST', url: '/api/orders/:id/reorder', owned: 'Processing', success: 200 },
+  {
+    method: 'GET',
+    url: '/api/orders/:id/invoice.pdf',
+    owned: 'Processing',
+    success: 200,
+    contentType: 'application/pdf',
+  },
+  {
+    method: 'GET',
+    url: '/api/orders/:id/adjustment-notes/:noteNumber.pdf',
+    owned: 'Cancelled',
+    staffMayRead: true,
+    success: 200,
+    contentType: 'application/pdf',
+  },
 ];
 
 function expectedStatus(route: RouteCase, role: Role): number {
   if (role === 'signed out') return route.public ? route.success : 401;
+  if (route.owned && role === 'admin' && route.staffMayRead) return route.success;
   if (route.owned && role !== 'customer A') return 404;
   return route.success;
 }
@@ -190,11 +210,12 @@ for (const { kind, skip } of kinds) {
     }
 
     /** A fresh order of customer A's for one cell, placed through the API with A's own session. */
-    async function freshOrderOfA(state: 'Processing' | 'Succeeded'): Promise<Order> {
+    async function freshOrderOfA(state: 'Processing' | 'Succeeded' | 'Cancelled'): Promise<Order> {
       const a = actors.get('customer A') as Actor;
       const answer = await call('POST', '/api/orders', aToken, orderBody(a.email, productId, sessionId()));
       expect(answer.statusCode, answer.body).toBe(201);
       const { order } = answer.json() as { order: Order };
+      if (state === 'Cancelled') return shop.app.services.orders.cancelOrder(order.id, { userId: a.userId ?? 0 });
       return state === 'Succeeded' ? shop.app.services.orders.markSucceeded(order.id) : order;
     }
 
@@ -247,7 +268,9 @@ for (const { kind, skip } of kinds) {
             const actor = actors.get(role) as Actor;
             const order = await freshOrderOfA(route.owned ?? 'Processing');
             const context: CellContext = { actor, order, productId, sessionId: sessionId() };
-            const url = route.url.replace(':id', String(order.id));
+            const url = route.url
+              .replace(':id', String(order.id))
+              .replace(':noteNumber', order.adjustmentNotes[0]?.number ?? 'AN-000000');
             const token = actor.userId
               ? (await createSession(shop.database.db, actor.userId, 'matrix')).token
               : undefined;
@@ -278,7 +301,10 @@ for (const { kind, skip } of kinds) {
             if (route.owned && expected === 404) {
               expect(answer.json()).toEqual({ message: ORDER_MESSAGES.notFound });
             }
-            if (expected < 300 && route.owned) {
+            if (expected < 300 && route.contentType) {
+              expect(answer.headers['content-type']).toContain(route.contentType);
+              expect(answer.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+            } else if (expected < 300 && route.owned) {
               const body = answer.json() as Order | { added: string[] };
               if ('id' in body) expect(body.id).toBe(order.id);
             }
