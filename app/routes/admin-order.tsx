@@ -4,6 +4,7 @@ import { parseId } from '../../contracts/params.ts';
 import { FormMessage, SubmitButton } from '../components/account/form-field.tsx';
 import { AdminError, AdminLayout } from '../components/admin/admin-layout.tsx';
 import { ReturnDecision } from '../components/admin/return-decision.tsx';
+import { adjustmentNoteHref, refundSentence } from '../components/order-refunds.tsx';
 import { OrderStatusBadge } from '../components/order-status-badge.tsx';
 import { PostalAddress } from '../components/postal-address.tsx';
 import { type BackOfficeResult, handleBackOfficeAction } from '../lib/back-office-actions.server.ts';
@@ -120,6 +121,19 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               <br />
               <span className="break-all text-gray-700">{order.transactionId ?? 'No transaction'}</span>
             </p>
+            {refundSentence(order) ? <p className="mt-2 font-semibold">{refundSentence(order)}</p> : null}
+            {order.adjustmentNotes.length > 0 ? (
+              <ul className="mt-2 space-y-1" aria-label="Adjustment notes">
+                {order.adjustmentNotes.map((note) => (
+                  <li key={note.number}>
+                    <a href={adjustmentNoteHref(order.id, note.number)} className="text-navy-800 underline">
+                      Adjustment note {note.number}
+                    </a>{' '}
+                    <span className="tabular text-gray-700">{formatDollars(note.amount)}</span>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
           </section>
         </div>
 

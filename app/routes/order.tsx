@@ -6,6 +6,7 @@ import { parseId } from '../../contracts/params.ts';
 import { RETURN_WINDOW_DAYS } from '../../contracts/points.ts';
 import { AccountLayout } from '../components/account/account-layout.tsx';
 import { FormMessage, SubmitButton } from '../components/account/form-field.tsx';
+import { OrderRefunds, refundSentence } from '../components/order-refunds.tsx';
 import { OrderStatusBadge } from '../components/order-status-badge.tsx';
 import { PostalAddress } from '../components/postal-address.tsx';
 import { pullSavedCart } from '../lib/cart-sync.ts';
@@ -174,7 +175,10 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             <dt className="font-semibold text-gray-600">Transaction ID</dt>
             <dd className="break-all">{order.transactionId ?? '—'}</dd>
             <dt className="font-semibold text-gray-600">Payment status</dt>
-            <dd>{order.paymentStatus}</dd>
+            <dd data-testid="payment-status">
+              {order.paymentStatus}
+              {refundSentence(order) ? <span className="block text-gray-700">{refundSentence(order)}</span> : null}
+            </dd>
             <dt className="font-semibold text-gray-600">Paid with</dt>
             <dd>
               {order.pointsSpent > 0
@@ -193,6 +197,8 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             )}
           </div>
         </section>
+
+        <OrderRefunds order={order} />
 
         <section aria-labelledby="order-items" className="rounded-lg border border-gray-200 bg-white">
           <h2 id="order-items" className="px-5 pt-5 font-display text-2xl font-bold uppercase">
@@ -277,13 +283,16 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             Actions
           </h2>
           <div className="mt-4 flex flex-wrap gap-3">
-            <a
-              href={`/orders/${order.id}/invoice.pdf`}
-              download={`${order.orderNumber}-tax-invoice.pdf`}
-              className="rounded bg-accent px-6 py-3 font-semibold text-ink hover:bg-accent-dark"
-            >
-              Download Invoice
-            </a>
+            {/* A cancelled order has no tax invoice; its refund is on the adjustment note above. */}
+            {order.status === 'Cancelled' ? null : (
+              <a
+                href={`/orders/${order.id}/invoice.pdf`}
+                download={`${order.orderNumber}-tax-invoice.pdf`}
+                className="rounded bg-accent px-6 py-3 font-semibold text-ink hover:bg-accent-dark"
+              >
+                Download Invoice
+              </a>
+            )}
             <Form method="post" preventScrollReset>
               <SubmitButton name="intent" value="reorder" tone="secondary" busyLabel="Adding to cart…">
                 Reorder Items

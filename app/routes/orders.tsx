@@ -4,6 +4,7 @@ import { ORDER_SORTS, ORDER_STATUS_FILTERS } from '../../contracts/orders.ts';
 import { AccountLayout } from '../components/account/account-layout.tsx';
 import { inputClass } from '../components/account/form-field.tsx';
 import { RouteFailure } from '../components/account/route-failure.tsx';
+import { refundSentence } from '../components/order-refunds.tsx';
 import { OrderStatusBadge } from '../components/order-status-badge.tsx';
 import { pageUrl } from '../lib/page-url.ts';
 import { requireViewer } from '../lib/session.server.ts';
@@ -145,6 +146,13 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
                   {formatDollars(order.total)}
                 </p>
               </div>
+              {refundSentence(order) ? (
+                <p className="mt-2 text-sm" data-testid="order-refund">
+                  <span className="font-semibold">{order.paymentStatus}</span>
+                  <span aria-hidden="true"> · </span>
+                  <span className="tabular text-gray-700">{refundSentence(order)}</span>
+                </p>
+              ) : null}
             </li>
           ))}
         </ul>
