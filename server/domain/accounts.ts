@@ -14,6 +14,7 @@ import {
 import { limitKeyOf } from './client-address.ts';
 import type { CounterStore } from './counters.ts';
 import type { CurrentPasswordChecks } from './current-password.ts';
+import { formatEmailDateTime, renderEmail } from './email-layout.ts';
 import { ConflictError, DomainError, NotFoundError, RateLimitedError, ValidationError } from './errors.ts';
 import type { Mailer } from './mail.ts';
 import { anonymiseOrdersOf } from './orders.ts';
@@ -190,6 +191,40 @@ export function createAccounts({
       mailer.track?.(done);
     });
 
+  /** Who the account e-mails are from; links point at PUBLIC_URL. */
+  const emailShop = { name: shopName, origin: linkOrigin };
+
+  /**
+   * Tells the owner their password was changed or reset, when, and what to do if it was not
+   * them. Always sent, whatever their preferences (spec-decisions "Money"): it is how a
+   * takeover is noticed.
+   */
+  function tellPasswordChanged(user: Pick<UserRow, 'email' | 'firstName'>, how: 'changed' | 'reset'): void {
+    const when = formatEmailDateTime(new Date());
+    void mailer.send(
+      renderEmail(
+        {
+          to: user.email,
+          kind: 'password-changed',
+          subject: `Your ${shopName} password was changed`,
+          heading: 'Your password was changed',
+          paragraphs: [
+            `Hi ${user.firstName},`,
+            how === 'reset'
+              ? `The password of your ${shopName} account was reset with an e-mailed link on ${when}. Every device that was signed in has been signed out.`
+              : `The password of your ${shopName} account was changed on ${when}. Every other device that was signed in has been signed out.`,
+            'If that was you, there is nothing more to do.',
+          ],
+          action: { label: 'Reset your password', url: `${linkOrigin}/forgot-password` },
+          after: [
+            'If it was not you, reset your password at once with the link above (it goes to this e-mail address), then reply to this e-mail so we can check your account and orders.',
+          ],
+        },
+        emailShop,
+      ),
+    );
+  }
+
   async function findByEmail(email: string): Promise<UserRow | undefined> {
     const [row] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
     return row;
@@ -306,12 +341,22 @@ export function createAccounts({
         throw error;
       }
       const signedIn = await startSessionFor(user, meta, 'password');
-      void mailer.send({
-        to: user.email,
-        kind: 'welcome',
-        subject: `Welcome to ${shopName}`,
-        text: `Hi ${user.firstName},\n\nYour ${shopName} account is ready. You can now check out faster, follow your orders and keep a wishlist.\n\n${shopName}`,
-      });
+      void mailer.send(
+        renderEmail(
+          {
+            to: user.email,
+            kind: 'welcome',
+            subject: `Welcome to ${shopName}`,
+            heading: `Welcome, ${user.firstName}`,
+            paragraphs: [
+              `Hi ${user.firstName},`,
+              `Your ${shopName} account is ready. You can now check out faster, follow your orders and keep a wishlist.`,
+            ],
+            action: { label: 'Start shopping', url: linkOrigin },
+          },
+          emailShop,
+        ),
+      );
       return signedIn;
     },
 
@@ -429,12 +474,24 @@ export function createAccounts({
           });
         });
         const link = `${linkOrigin}/reset-password?token=${encodeURIComponent(token)}`;
-        await mailer.send({
-          to: user.email,
-          kind: 'password-reset',
-          subject: `Reset your ${shopName} password`,
-          text: `Hi ${user.firstName},\n\nSomeone (we hope you) asked to reset the password of your ${shopName} account.\nOpen this link within the next hour to choose a new one:\n\n${link}\n\nIf you did not ask for this, ignore this e-mail: your password stays as it is.\n\n${shopName}`,
-        });
+        await mailer.send(
+          renderEmail(
+            {
+              to: user.email,
+              kind: 'password-reset',
+              subject: `Reset your ${shopName} password`,
+              heading: 'Reset your password',
+              paragraphs: [
+                `Hi ${user.firstName},`,
+                `Someone (we hope you) asked to reset the password of your ${shopName} account.`,
+                'Open this link within the next hour to choose a new one:',
+              ],
+              action: { label: 'Choose a new password', url: link },
+              after: ['If you did not ask for this, ignore this e-mail: your password stays as it is.'],
+            },
+            emailShop,
+          ),
+        );
       });
     },
 
@@ -480,6 +537,7 @@ export function createAccounts({
       const account = accountKeyOf(user.email);
       await Promise.all([counters.reset(`sign-in-failures:${account}`), backOff.clearAccount(account)]);
       securityEvents.record({ event: 'password-reset', userId, address });
+      tellPasswordChanged(user, 'reset');
     },
 
     async getProfile(userId: number): Promise<User> {
@@ -532,6 +590,7 @@ export function createAccounts({
       await clearResetTokens(db, userId);
       await sessions.revokeUser(userId, currentSessionId);
       securityEvents.record({ event: 'password-changed', userId, address: meta.address ?? null });
+      tellPasswordChanged(confirmedAgainst, 'changed');
     },
 
     /**
@@ -613,12 +672,24 @@ export function createAccounts({
           details: { passwordRemoved: hadPassword },
         });
         if (hadPassword) {
-          void mailer.send({
-            to: existing.email,
-            kind: 'google-linked',
-            subject: `You signed in to ${shopName} with Google`,
-            text: `Hi ${existing.firstName},\n\nYou signed in with Google; your password was removed, and every device that was signed in to your ${shopName} account has been signed out.\nFrom now on, use "Continue with Google", or set a password with a reset link: ${linkOrigin}/forgot-password\n\nIf this was not you, contact us at once.\n\n${shopName}`,
-          });
+          void mailer.send(
+            renderEmail(
+              {
+                to: existing.email,
+                kind: 'google-linked',
+                subject: `You signed in to ${shopName} with Google`,
+                heading: 'You signed in with Google',
+                paragraphs: [
+                  `Hi ${existing.firstName},`,
+                  `You signed in with Google; your password was removed, and every device that was signed in to your ${shopName} account has been signed out.`,
+                  `From now on, use "Continue with Google", or set a password with a reset link: ${linkOrigin}/forgot-password`,
+                ],
+                action: { label: 'Set a password', url: `${linkOrigin}/forgot-password` },
+                after: ['If this was not you, contact us at once.'],
+              },
+              emailShop,
+            ),
+          );
         }
         return existing.id;
       }

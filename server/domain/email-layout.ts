@@ -53,6 +53,18 @@ export function formatEmailDate(date: Date): string {
   return SYDNEY_DATE.format(date);
 }
 
+const SYDNEY_TIME = new Intl.DateTimeFormat('en-AU', {
+  timeZone: 'Australia/Sydney',
+  hour: 'numeric',
+  minute: '2-digit',
+  hour12: true,
+});
+
+/** "28 December 2026 at 3:04 pm (Sydney time)": when something happened to an account, for security e-mails. */
+export function formatEmailDateTime(date: Date): string {
+  return `${formatEmailDate(date)} at ${SYDNEY_TIME.format(date).replace(/\s/g, ' ')} (Sydney time)`;
+}
+
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 function escapeHtml(text: string): string {

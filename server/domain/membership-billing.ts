@@ -3,6 +3,7 @@ import { type MembershipPlanId, planNamed } from '../../contracts/membership.ts'
 import { formatDollars } from '../../contracts/money.ts';
 import type { Database } from '../../db/client.ts';
 import { type MembershipChargeRow, membershipCharges, memberships, paymentMethods, users } from '../../db/schema.ts';
+import { formatEmailDate, renderEmail } from './email-layout.ts';
 import type { Mailer } from './mail.ts';
 import type { ChargeResult, PaymentGateway } from './payments.ts';
 import type { Transaction } from './stock.ts';
@@ -56,20 +57,6 @@ export function gstOfCents(amountCents: number): number {
   return Math.round(amountCents / 11);
 }
 
-const dayFormat = new Intl.DateTimeFormat('en-AU', {
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  timeZone: 'Australia/Sydney',
-});
-
-/** "Tuesday 12 January 2027": the day in the shop's time zone (Australia/Sydney), for e-mails. */
-export function humanDate(date: Date): string {
-  const parts = Object.fromEntries(dayFormat.formatToParts(date).map((part) => [part.type, part.value]));
-  return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year}`;
-}
-
 /** "$19.99, includes GST of $1.82". */
 export function amountWithGst(amountCents: number): string {
   return `${formatDollars(amountCents / 100)}, includes GST of ${formatDollars(gstOfCents(amountCents) / 100)}`;
@@ -111,9 +98,11 @@ export function chargeKey(charge: Pick<MembershipChargeRow, 'id' | 'attempts'>):
   return `membership-charge:${charge.id}:${charge.attempts}`;
 }
 
-/** The receipt every membership charge sends: the amount with its GST, the card, the period and the next renewal. */
+/** The receipt every membership charge sends (always: spec-decisions "Money"): the amount with its GST, the card, the period and the next renewal. */
 export function chargeReceipt(options: {
   shopName: string;
+  /** PUBLIC_URL: where the membership page link points. */
+  origin: string;
   to: string;
   firstName: string;
   plan: MembershipPlanId;
@@ -122,6 +111,8 @@ export function chargeReceipt(options: {
   card: string | null;
   renewsOn: Date;
   nextChargeCents: number | null;
+  /** When the card was charged (the job's clock); now by default. */
+  chargedAt?: Date;
 }) {
   const plan = planNamed(options.plan)?.name ?? options.plan;
   const what =
@@ -130,22 +121,27 @@ export function chargeReceipt(options: {
       : options.kind === 'join'
         ? `your first month of ${plan}`
         : `another month of ${plan}`;
-  const lines = [
-    `Hi ${options.firstName},`,
-    '',
-    `We charged ${amountWithGst(options.amountCents)}${options.card ? ` to your ${options.card}` : ''} for ${what}.`,
-    options.nextChargeCents === null
-      ? `Your membership runs until ${humanDate(options.renewsOn)}.`
-      : `Your membership renews on ${humanDate(options.renewsOn)} for ${formatDollars(options.nextChargeCents / 100)}.`,
-    '',
-    options.shopName,
-  ];
-  return {
-    to: options.to,
-    kind: 'membership-charge',
-    subject: `${options.shopName}: ${formatDollars(options.amountCents / 100)} charged for your ${plan} membership`,
-    text: lines.join('\n'),
-  };
+  return renderEmail(
+    {
+      to: options.to,
+      kind: 'membership-charge',
+      subject: `${options.shopName}: ${formatDollars(options.amountCents / 100)} charged for your ${plan} membership`,
+      heading: `${plan} membership: payment received`,
+      paragraphs: [
+        `Hi ${options.firstName},`,
+        `We charged ${amountWithGst(options.amountCents)}${options.card ? ` to your ${options.card}` : ''} for ${what} on ${formatEmailDate(options.chargedAt ?? new Date())}.`,
+        options.nextChargeCents === null
+          ? `Your membership runs until ${formatEmailDate(options.renewsOn)}.`
+          : `Your membership renews on ${formatEmailDate(options.renewsOn)} for ${formatDollars(options.nextChargeCents / 100)}.`,
+      ],
+      totals: [
+        { label: 'Charged', value: formatDollars(options.amountCents / 100), strong: true },
+        { label: 'GST included', value: formatDollars(gstOfCents(options.amountCents) / 100) },
+      ],
+      action: { label: 'Your membership', url: `${options.origin}/membership` },
+    },
+    { name: options.shopName, origin: options.origin },
+  );
 }
 
 interface JobLog {
@@ -168,12 +164,16 @@ export function createMembershipBilling({
   gateway,
   mailer,
   shopName,
+  origin,
 }: {
   db: Database;
   gateway: PaymentGateway;
   mailer: Mailer;
   shopName: string;
+  /** PUBLIC_URL: where the e-mails' links point. */
+  origin: string;
 }) {
+  const emailShop = { name: shopName, origin };
   let log: JobLog = { error: () => {} };
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<unknown> | null = null;
@@ -202,20 +202,25 @@ export function createMembershipBilling({
         : [];
       const plan = membership.pendingPlan ?? membership.plan;
       const amount = priceOf(plan);
-      void mailer.send({
-        to: user.email,
-        kind: 'membership-reminder',
-        subject: `${shopName}: your ${planNamed(plan)?.name} membership renews on ${humanDate(membership.renewsOn)} for ${formatDollars(amount / 100)}`,
-        text: [
-          `Hi ${user.firstName},`,
-          '',
-          `Your ${planNamed(plan)?.name} membership renews on ${humanDate(membership.renewsOn)}: we will charge ${amountWithGst(amount)}${method ? ` to your ${cardOf(method)}` : ''}.`,
-          method ? '' : 'There is no card on your membership: add one on the membership page before then.',
-          'To stop it, cancel on the membership page before that day; your benefits last until then.',
-          '',
-          shopName,
-        ].join('\n'),
-      });
+      const renewsOn = formatEmailDate(membership.renewsOn);
+      void mailer.send(
+        renderEmail(
+          {
+            to: user.email,
+            kind: 'membership-reminder',
+            subject: `${shopName}: your ${planNamed(plan)?.name} membership renews on ${renewsOn} for ${formatDollars(amount / 100)}`,
+            heading: `Your membership renews on ${renewsOn}`,
+            paragraphs: [
+              `Hi ${user.firstName},`,
+              `Your ${planNamed(plan)?.name} membership renews on ${renewsOn}: we will charge ${amountWithGst(amount)}${method ? ` to your ${cardOf(method)}` : ''}.`,
+              method ? '' : 'There is no card on your membership: add one on the membership page before then.',
+              'To stop it, cancel on the membership page before that day; your benefits last until then.',
+            ],
+            action: { label: 'Your membership', url: `${origin}/membership` },
+          },
+          emailShop,
+        ),
+      );
     }
     return claimed.length;
   }
@@ -378,6 +383,8 @@ export function createMembershipBilling({
         void mailer.send(
           chargeReceipt({
             shopName,
+            origin,
+            chargedAt: now,
             to: user.email,
             firstName: user.firstName,
             plan: charge.plan,
@@ -389,33 +396,42 @@ export function createMembershipBilling({
           }),
         );
       } else if (settled.outcome === 'declined') {
-        void mailer.send({
-          to: user.email,
-          kind: 'membership-declined',
-          subject: `${shopName}: we could not renew your ${plan} membership`,
-          text: [
-            `Hi ${user.firstName},`,
-            '',
-            `Your ${plan} membership renewal of ${formatDollars(charge.amountCents / 100)}${method ? ` to your ${cardOf(method)}` : ''} was declined.`,
-            `We will try again on ${humanDate(settled.retryOn!)}; your benefits stay meanwhile.`,
-            '',
-            shopName,
-          ].join('\n'),
-        });
+        void mailer.send(
+          renderEmail(
+            {
+              to: user.email,
+              kind: 'membership-declined',
+              subject: `${shopName}: we could not renew your ${plan} membership`,
+              heading: 'We could not renew your membership',
+              paragraphs: [
+                `Hi ${user.firstName},`,
+                `Your ${plan} membership renewal of ${formatDollars(charge.amountCents / 100)}${method ? ` to your ${cardOf(method)}` : ''} was declined on ${formatEmailDate(now)}.`,
+                `We will try again on ${formatEmailDate(settled.retryOn!)}; your benefits stay meanwhile.`,
+                'To use another card, add it on the membership page before then.',
+              ],
+              action: { label: 'Your membership', url: `${origin}/membership` },
+            },
+            emailShop,
+          ),
+        );
       } else {
-        void mailer.send({
-          to: user.email,
-          kind: 'membership-lapsed',
-          subject: `${shopName}: your ${plan} membership has lapsed`,
-          text: [
-            `Hi ${user.firstName},`,
-            '',
-            `We tried ${RENEWAL_RULES.attempts} times to charge ${formatDollars(charge.amountCents / 100)} for your ${plan} membership and each was declined, so it has ended.`,
-            'You can join again at any time on the membership page.',
-            '',
-            shopName,
-          ].join('\n'),
-        });
+        void mailer.send(
+          renderEmail(
+            {
+              to: user.email,
+              kind: 'membership-lapsed',
+              subject: `${shopName}: your ${plan} membership has lapsed`,
+              heading: 'Your membership has lapsed',
+              paragraphs: [
+                `Hi ${user.firstName},`,
+                `We tried ${RENEWAL_RULES.attempts} times to charge ${formatDollars(charge.amountCents / 100)} for your ${plan} membership and each was declined, so it ended on ${formatEmailDate(now)}.`,
+                'Nothing more will be charged. You can join again at any time on the membership page.',
+              ],
+              action: { label: 'Join again', url: `${origin}/membership` },
+            },
+            emailShop,
+          ),
+        );
       }
     }
     return settled.outcome;

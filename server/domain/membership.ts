@@ -18,6 +18,7 @@ import {
 } from '../../db/schema.ts';
 import type { CardVelocity } from './card-velocity.ts';
 import type { CurrentPasswordChecks } from './current-password.ts';
+import { formatEmailDate, renderEmail } from './email-layout.ts';
 import { ConflictError, NotFoundError, ValidationError } from './errors.ts';
 import type { Mailer } from './mail.ts';
 import {
@@ -25,7 +26,7 @@ import {
   chargeKey,
   chargeReceipt,
   dropStaleClaims,
-  humanDate,
+  gstOfCents,
   oneMonthFrom,
   priceOf,
   proRatedUpgradeCents,
@@ -97,6 +98,7 @@ export function createMemberships({
   gateway,
   mailer,
   shopName,
+  origin,
   currentPassword,
   cardVelocity,
 }: {
@@ -104,6 +106,8 @@ export function createMemberships({
   gateway: PaymentGateway;
   mailer: Mailer;
   shopName: string;
+  /** PUBLIC_URL: where the e-mails' links point. */
+  origin: string;
   currentPassword: CurrentPasswordChecks;
   cardVelocity: CardVelocity;
 }) {
@@ -349,21 +353,32 @@ export function createMemberships({
           .values({ userId, ...values })
           .onConflictDoUpdate({ target: memberships.userId, set: values });
       });
-      void mailer.send({
-        to: user.email,
-        kind: 'membership-welcome',
-        subject: `Welcome to ${shopName} ${plan.name} membership`,
-        text: [
-          `Hi ${user.firstName},`,
-          '',
-          `You are now a ${plan.name} member. ${plan.benefits.join('. ')}.`,
-          `We charged ${amountWithGst(plan.monthlyPriceCents)} to your ${cardText(payer, result)} for your first month.`,
-          `We saved that card (its last 4 digits and expiry only) to pay your renewals: your membership renews on ${humanDate(renewsOn)} for ${formatDollars(plan.monthlyPriceCents / 100)}.`,
-          'You can cancel at any time on the membership page; your benefits last to the end of the month you paid for.',
-          '',
-          shopName,
-        ].join('\n'),
-      });
+      // The first month's receipt (always sent: spec-decisions "Money").
+      void mailer.send(
+        renderEmail(
+          {
+            to: user.email,
+            kind: 'membership-welcome',
+            subject: `Welcome to ${shopName} ${plan.name} membership`,
+            heading: `Welcome to ${plan.name} membership`,
+            paragraphs: [
+              `Hi ${user.firstName},`,
+              `You are now a ${plan.name} member. ${plan.benefits.join('. ')}.`,
+              `We charged ${amountWithGst(plan.monthlyPriceCents)} to your ${cardText(payer, result)} for your first month on ${formatEmailDate(now)}.`,
+              `We saved that card (its last 4 digits and expiry only) to pay your renewals: your membership renews on ${formatEmailDate(renewsOn)} for ${formatDollars(plan.monthlyPriceCents / 100)}.`,
+            ],
+            totals: [
+              { label: 'Charged', value: formatDollars(plan.monthlyPriceCents / 100), strong: true },
+              { label: 'GST included', value: formatDollars(gstOfCents(plan.monthlyPriceCents) / 100) },
+            ],
+            action: { label: 'Your membership', url: `${origin}/membership` },
+            after: [
+              'You can cancel at any time on the membership page; your benefits last to the end of the month you paid for.',
+            ],
+          },
+          { name: shopName, origin },
+        ),
+      );
       return (await current(userId))!;
     },
 
@@ -523,6 +538,7 @@ export function createMemberships({
         void mailer.send(
           chargeReceipt({
             shopName,
+            origin,
             to: user.email,
             firstName: user.firstName,
             plan: target.id,

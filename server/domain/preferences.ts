@@ -27,3 +27,17 @@ export async function savePreferences(db: Database, userId: number, input: Prefe
     .onConflictDoUpdate({ target: userPreferences.userId, set: { ...input, updatedAt: new Date() } });
   return input;
 }
+
+/**
+ * Whether a notice about an order may be e-mailed to this shopper (spec-decisions "Money"):
+ * receipts, refunds, password changes and membership charges are records and always go, without
+ * asking; the notices in between (shipped, ready to collect, the collect reminder, a return
+ * rejected, review requests) ask here first, and go only while the shopper's "order-update
+ * e-mails" preference is on (it is by default). An order without an account (deleted) has no
+ * e-mail to send to; for it this answers true and the sender's missing address stops it.
+ */
+export async function mayEmailOrderNotice(db: Database, userId: number | null): Promise<boolean> {
+  if (userId === null) return true;
+  const preferences = await getPreferences(db, userId);
+  return preferences.orderUpdateEmails;
+}

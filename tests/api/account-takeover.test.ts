@@ -1,6 +1,6 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../contracts/account.ts';
@@ -12,6 +12,7 @@ import { createDatabaseCounterStore } from '../../server/domain/counters.ts';
 import * as passwords from '../../server/domain/passwords.ts';
 import type { SecurityEvent } from '../../server/domain/security-events.ts';
 import { generateToken, hashToken } from '../../server/domain/tokens.ts';
+import { readOutbox } from '../helpers/outbox.ts';
 import { createTestShop, type TestShop } from '../helpers/test-app.ts';
 
 /*
@@ -178,12 +179,11 @@ describe('accounts that cannot be pre-taken, and confirmations', () => {
         .from(emailOutbox)
         .where(and(eq(emailOutbox.recipient, victimEmail), eq(emailOutbox.kind, 'google-linked')));
       expect(mail).toBeDefined();
-      const text = readdirSync(outbox)
-        .filter((name) => !before.has(name))
-        .map((name) => readFileSync(join(outbox, name), 'utf8').replace(/=\r?\n/g, ''))
-        .join('\n');
-      expect(text).toContain('You signed in with Google; your password was removed');
-      expect(text).toContain('/forgot-password');
+      const linked = (await readOutbox(outbox)).filter((mail) => !before.has(basename(mail.file)));
+      for (const text of [linked.map((mail) => mail.text).join('\n'), linked.map((mail) => mail.html).join('\n')]) {
+        expect(text).toContain('You signed in with Google; your password was removed');
+        expect(text).toContain('/forgot-password');
+      }
     });
 
     it("a password change in flight when the owner's Google sign-in lands does not put the attacker's password back", async () => {

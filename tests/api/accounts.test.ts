@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
@@ -17,6 +17,7 @@ import {
   wishlistItems,
 } from '../../db/schema.ts';
 import { hashToken } from '../../server/domain/tokens.ts';
+import { type OutboxMail, readOutbox } from '../helpers/outbox.ts';
 import { isPostgresReachable } from '../helpers/postgres.ts';
 import { createTestShop, type DatabaseKind, type TestShop } from '../helpers/test-app.ts';
 
@@ -80,39 +81,6 @@ const CARD = {
   expiryYear: THIS_YEAR + 2,
   paymentMethodId: 'pm_test_1',
 };
-
-/** Quoted-printable or base64 body of one .eml file, decoded, with its headers. */
-function readMail(file: string): { to: string; subject: string; text: string } {
-  const raw = readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
-  const split = raw.indexOf('\n\n');
-  const head = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
-  const body = raw.slice(split + 2);
-  const header = (name: string) =>
-    head
-      .split('\n')
-      .find((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}:`))
-      ?.slice(name.length + 1)
-      .trim() ?? '';
-  const encoding = header('Content-Transfer-Encoding').toLowerCase();
-  let text = body;
-  if (encoding === 'quoted-printable') {
-    const joined = body.replace(/=\n/g, '');
-    const bytes: number[] = [];
-    for (let index = 0; index < joined.length; index += 1) {
-      const hex = joined.slice(index + 1, index + 3);
-      if (joined[index] === '=' && /^[0-9A-F]{2}$/i.test(hex)) {
-        bytes.push(Number.parseInt(hex, 16));
-        index += 2;
-      } else {
-        bytes.push(...Buffer.from(joined[index] ?? ''));
-      }
-    }
-    text = Buffer.from(bytes).toString('utf8');
-  } else if (encoding === 'base64') {
-    text = Buffer.from(body, 'base64').toString('utf8');
-  }
-  return { to: header('To'), subject: header('Subject'), text };
-}
 
 const postgresAvailable = await isPostgresReachable();
 const kinds: { kind: DatabaseKind; skip: boolean }[] = [
@@ -195,21 +163,13 @@ for (const { kind, skip } of kinds) {
       return (await call('GET', '/api/users/profile', { token })).status;
     }
 
-    function outboxFiles(): string[] {
-      return readdirSync(outbox).filter((name) => name.endsWith('.eml'));
-    }
-
-    /** Runs `action`, waits for the mailer and returns the messages it wrote to the outbox. */
-    async function mailsDuring(
-      action: () => Promise<unknown>,
-    ): Promise<{ to: string; subject: string; text: string }[]> {
+    /** Runs `action`, waits for the mailer and returns the messages it wrote to the outbox, both parts read back. */
+    async function mailsDuring(action: () => Promise<unknown>): Promise<OutboxMail[]> {
       await shop.app.services.mailer.idle();
-      const before = new Set(outboxFiles());
+      const before = new Set((await readOutbox(outbox)).map((mail) => mail.file));
       await action();
       await shop.app.services.mailer.idle();
-      return outboxFiles()
-        .filter((name) => !before.has(name))
-        .map((name) => readMail(join(outbox, name)));
+      return (await readOutbox(outbox)).filter((mail) => !before.has(mail.file));
     }
 
     async function requestResetToken(email: string): Promise<string> {

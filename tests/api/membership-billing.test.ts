@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -8,7 +8,8 @@ import { ACCOUNT_MESSAGES } from '../../contracts/account-fields.ts';
 import { MEMBERSHIP_MESSAGES, MEMBERSHIP_PLANS } from '../../contracts/membership.ts';
 import { ORDER_MESSAGES } from '../../contracts/orders.ts';
 import { emailOutbox, membershipCharges, memberships, paymentMethods, sessions, users } from '../../db/schema.ts';
-import { humanDate } from '../../server/domain/membership-billing.ts';
+import { formatEmailDate } from '../../server/domain/email-layout.ts';
+import { type OutboxMail, readOutbox } from '../helpers/outbox.ts';
 import { isPostgresReachable } from '../helpers/postgres.ts';
 import { createTestShop, type DatabaseKind, type TestShop } from '../helpers/test-app.ts';
 
@@ -184,17 +185,10 @@ for (const { kind, skip } of kinds) {
 
     let outbox: string;
 
-    /** The text of every e-mail to this address (quoted-printable undone). */
-    async function mailTexts(account: Account): Promise<string[]> {
+    /** Every e-mail to this address, both parts read back. */
+    async function mailTexts(account: Account): Promise<OutboxMail[]> {
       await shop.app.services.mailer.idle();
-      return readdirSync(outbox)
-        .map((name) => readFileSync(joinPath(outbox, name), 'utf8'))
-        .filter((mail) => mail.includes(account.email))
-        .map((mail) =>
-          mail
-            .replace(/=\r?\n/g, '')
-            .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
-        );
+      return (await readOutbox(outbox)).filter((mail) => mail.to.includes(account.email));
     }
 
     beforeAll(async () => {
@@ -233,15 +227,17 @@ for (const { kind, skip } of kinds) {
       });
       // The welcome e-mail says what was charged, with its GST, and the renewal as a human date.
       const [welcome, ...others] = (await mailTexts(account)).filter((mail) =>
-        /Subject: Welcome to .+ Basic membership/.test(mail),
+        /Welcome to .+ Basic membership/.test(mail.subject),
       );
       expect(others).toEqual([]);
-      expect(welcome).toContain('$9.99, includes GST of $0.91');
-      expect(welcome).toContain(`renews on ${humanDate(new Date(member.renewsOn))}`);
-      expect(welcome).toContain('Visa ending 4242');
-      expect(welcome).not.toMatch(
-        /(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{2} \d{4}/,
-      );
+      for (const part of [welcome!.text, welcome!.html]) {
+        expect(part).toContain('$9.99, includes GST of $0.91');
+        expect(part).toContain(`renews on ${formatEmailDate(new Date(member.renewsOn))}`);
+        expect(part).toContain('Visa ending 4242');
+        expect(part).not.toMatch(
+          /(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{2} \d{4}/,
+        );
+      }
     });
 
     it('/api/docs shows the billing fields of a membership', async () => {
@@ -326,9 +322,11 @@ for (const { kind, skip } of kinds) {
       const receipts = await mails(account, 'membership-charge');
       // The first month's charge is in the welcome e-mail; the upgrade has its own receipt.
       expect(receipts.map((mail) => mail.subject)).toEqual([expect.stringContaining('$6.66')]);
-      const receipt = (await mailTexts(account)).find((mail) => mail.includes('$6.66 charged'));
-      expect(receipt).toContain('$6.66, includes GST of $0.61');
-      expect(receipt).toContain(`renews on ${humanDate(new Date(now + 20 * DAY))} for $19.99`);
+      const receipt = (await mailTexts(account)).find((mail) => mail.subject.includes('$6.66 charged'));
+      for (const part of [receipt!.text, receipt!.html]) {
+        expect(part).toContain('$6.66, includes GST of $0.61');
+        expect(part).toContain(`renews on ${formatEmailDate(new Date(now + 20 * DAY))} for $19.99`);
+      }
     });
 
     it('a declined upgrade answers 402 with the spec text and changes nothing', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -22,6 +22,7 @@ import { loadConfig } from '../../server/config.ts';
 import { ACCOUNT_DOOR_LIMITS, SIGN_IN_FAILURE_CAP } from '../../server/domain/accounts.ts';
 import { hashToken } from '../../server/domain/tokens.ts';
 import { CROSS_SITE_MESSAGE } from '../../server/plugins/security.ts';
+import { readOutbox } from '../helpers/outbox.ts';
 import { isPostgresReachable } from '../helpers/postgres.ts';
 import { createTestShop, type DatabaseKind, type TestShop } from '../helpers/test-app.ts';
 
@@ -133,27 +134,15 @@ async function rememberStoredSecrets(database: DatabaseHandle): Promise<void> {
   for (const row of await db.select({ id: passwordResetTokens.id }).from(passwordResetTokens)) secrets.add(row.id);
 }
 
-function readMailText(file: string): string {
-  const raw = readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
-  const body = raw.slice(raw.indexOf('\n\n') + 2);
-  if (/content-transfer-encoding: quoted-printable/i.test(raw)) {
-    return body
-      .replace(/=\n/g, '')
-      .replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-  }
-  if (/content-transfer-encoding: base64/i.test(raw)) return Buffer.from(body, 'base64').toString('utf8');
-  return body;
-}
-
 /** Runs `action` and returns the reset link of the one password-reset e-mail it caused. */
 async function resetLinkDuring(app: FastifyInstance, outbox: string, action: () => Promise<unknown>): Promise<URL> {
   await app.services.mailer.idle();
-  const before = new Set(readdirSync(outbox));
+  const before = new Set((await readOutbox(outbox)).map((mail) => mail.file));
   await action();
   await app.services.mailer.idle();
-  const links = readdirSync(outbox)
-    .filter((name) => !before.has(name))
-    .map((name) => /(https?:\/\/\S+\/reset-password\?token=\S+)/.exec(readMailText(join(outbox, name)))?.[1])
+  const links = (await readOutbox(outbox))
+    .filter((mail) => !before.has(mail.file))
+    .map((mail) => /(https?:\/\/\S+\/reset-password\?token=\S+)/.exec(mail.text)?.[1])
     .filter((link): link is string => link !== undefined);
   expect(links).toHaveLength(1);
   const link = new URL(links[0] ?? '');

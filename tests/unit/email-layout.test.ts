@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatEmailDate, renderEmail } from '../../server/domain/email-layout.ts';
+import { formatEmailDate, formatEmailDateTime, renderEmail } from '../../server/domain/email-layout.ts';
 
 const SHOP = { name: 'Harbour Tools', origin: 'https://shop.example' };
 
@@ -46,5 +46,14 @@ describe('formatEmailDate', () => {
     expect(formatEmailDate(new Date('2026-12-28T03:00:00Z'))).toBe('28 December 2026');
     // 14:00 UTC on the 27th is already the 28th in Sydney (summer time, UTC+11).
     expect(formatEmailDate(new Date('2026-12-27T14:00:00Z'))).toBe('28 December 2026');
+  });
+});
+
+describe('formatEmailDateTime', () => {
+  it('says the day and the time on Sydney’s clock, and says so', () => {
+    expect(formatEmailDateTime(new Date('2026-12-28T04:04:00Z'))).toBe('28 December 2026 at 3:04 pm (Sydney time)');
+    // Winter (UTC+10), after midnight in Sydney while UTC is still on the day before.
+    expect(formatEmailDateTime(new Date('2027-07-02T14:30:00Z'))).toBe('3 July 2027 at 12:30 am (Sydney time)');
+    expect(formatEmailDateTime(new Date('2027-07-02T14:30:00Z'))).not.toMatch(/GMT|Z$/);
   });
 });

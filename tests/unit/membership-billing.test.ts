@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   gstOfCents,
-  humanDate,
   proRatedUpgradeCents,
   RENEWAL_RULES,
   renewalPeriodStart,
@@ -10,8 +9,8 @@ import {
 
 /*
  * The money and calendar rules of membership billing (issue 21): the pro-rated upgrade in cents
- * rounded down, GST as 1/11 of a GST-inclusive price, the human dates of the e-mails in the
- * shop's time zone, and where a late renewal's period starts.
+ * rounded down, GST as 1/11 of a GST-inclusive price, and where a late renewal's period starts
+ * (the e-mails' dates are `formatEmailDate`'s: tests/unit/email-layout.test.ts).
  */
 
 const DAY = 86_400_000;
@@ -75,16 +74,6 @@ describe('gstOfCents: 1/11 of a GST-inclusive amount, to the cent', () => {
     expect(gstOfCents(999)).toBe(91);
     expect(gstOfCents(666)).toBe(61);
     expect(gstOfCents(0)).toBe(0);
-  });
-});
-
-describe('humanDate: the day as a shopper in Sydney reads it', () => {
-  it('names the weekday, day, month and year in Australia/Sydney, whatever the server zone', () => {
-    expect(humanDate(new Date('2027-01-12T03:00:00Z'))).toBe('Tuesday 12 January 2027');
-    // 11 January 14:00 UTC is already 12 January 01:00 in Sydney (daylight time, UTC+11).
-    expect(humanDate(new Date('2027-01-11T14:00:00Z'))).toBe('Tuesday 12 January 2027');
-    expect(humanDate(new Date('2027-07-03T00:00:00Z'))).toBe('Saturday 3 July 2027');
-    expect(humanDate(new Date('2027-01-12T03:00:00Z'))).not.toMatch(/GMT|\d{2}:\d{2}/);
   });
 });
 
