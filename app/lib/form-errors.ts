@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { groupMessagesByField } from '../../contracts/field-errors.ts';
+import { groupMessagesByField, readableFailureMessage } from '../../contracts/field-errors.ts';
 
 /** zod issues → `{ field: [messages] }`, the first path segment naming the field (nested address fields too). */
 export function fieldErrorsOf(error: z.ZodError, flattenNested = true): Record<string, string[]> {
@@ -28,7 +28,8 @@ export function domainFailureOf(error: unknown): DomainFailure | null {
   if (!(error instanceof Error)) return null;
   const { statusCode, errors } = error as { statusCode?: unknown; errors?: Record<string, string[]> };
   if (typeof statusCode !== 'number' || statusCode < 400 || statusCode >= 500) return null;
-  return { status: statusCode, message: error.message, ...(errors ? { errors } : {}) };
+  // Every form's banner comes from here: never a field's code name ('Invalid field: newPassword').
+  return { status: statusCode, message: readableFailureMessage(error.message, errors), ...(errors ? { errors } : {}) };
 }
 
 /** A form post's fields as plain strings (a missing field is ''). */

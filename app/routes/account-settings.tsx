@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { data, Form, Link } from 'react-router';
 import { changePasswordBodySchema, changePasswordFormSchema, profileUpdateSchema } from '../../contracts/account.ts';
 import { ACCOUNT_LIMITS, ACCOUNT_MESSAGES, PASSWORD_MIN_LENGTH } from '../../contracts/account-fields.ts';
+import { readableFailureMessage } from '../../contracts/field-errors.ts';
 import { MEMBERSHIP_PLANS, planNamed } from '../../contracts/membership.ts';
 import { formatDollars } from '../../contracts/money.ts';
 import { AccountLayout } from '../components/account/account-layout.tsx';
@@ -148,7 +149,10 @@ export async function action({ request, context }: Route.ActionArgs) {
         {
           intent,
           status: 'failed',
-          message: failure?.message ?? 'Failed to change password',
+          // A refused field shows its own message under it; the banner is then the spec's §8 text.
+          message: failure
+            ? readableFailureMessage((error as Error).message, failure.errors, 'Failed to change password')
+            : 'Failed to change password',
           errors: failure?.errors ?? {},
         },
         { status: failure?.status ?? 500, headers: retryAfterHeaders(error) },

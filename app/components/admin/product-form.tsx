@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
+import { readableFailureMessage } from '../../../contracts/field-errors.ts';
 import { PRODUCT_MESSAGES, productInputSchema } from '../../../contracts/product-admin.ts';
 import { FormMessage, inputClass } from '../account/form-field.tsx';
 
@@ -161,7 +162,10 @@ export function ProductForm({
       };
       if (!response.ok || !result.id) {
         setErrors(Object.fromEntries(Object.entries(result.errors ?? {}).map(([key, messages]) => [key, messages[0]])));
-        setOutcome({ tone: 'error', message: result.message || PRODUCT_MESSAGES.failed });
+        setOutcome({
+          tone: 'error',
+          message: result.message ? readableFailureMessage(result.message, result.errors) : PRODUCT_MESSAGES.failed,
+        });
         return;
       }
       const productId = result.id;
