@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Await, isRouteErrorResponse, Link, useRouteError, useRouteLoaderData } from 'react-router';
 import type { ProductPage } from '../../contracts/catalog.ts';
+import { categoryPictureUrl } from '../../contracts/category-picture.ts';
 import { formatDollars } from '../../contracts/money.ts';
 import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { type ProductCardItem, toProductCardItem } from '../../contracts/product-card.ts';
@@ -57,7 +58,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       return {
         id: category.id,
         name: category.name,
-        imageUrl: category.imageUrl,
+        imageUrl: categoryPictureUrl(category),
         productCount: category.productCount ?? 0,
         subcategoryCount: own.length,
         subcategories: own
