@@ -6,7 +6,9 @@ import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FullProduct, Subcategory } from '../../contracts/catalog.ts';
+import { dollarsToCents } from '../../contracts/money.ts';
 import type { Order } from '../../contracts/orders.ts';
+import { displayPrice } from '../../contracts/pricing.ts';
 import {
   baseUrl,
   hydrated,
@@ -362,7 +364,11 @@ describe('the shop owner’s side, start to finish', () => {
     expect(await standard.isChecked()).toBe(true);
     const buyBox = buyBoxOf(customerPage);
     expect(await buyBox.getByRole('heading', { level: 1 }).count()).toBe(1);
-    expect(await buyBox.getByText(money(PRODUCT.price * 100), { exact: true }).count()).toBeGreaterThan(0);
+    // GST-inclusive headline, the entered (ex-GST) price beside it (issue 22).
+    expect(
+      await buyBox.getByText(money(displayPrice(dollarsToCents(PRODUCT.price)).incGstCents), { exact: true }).count(),
+    ).toBeGreaterThan(0);
+    expect(await buyBox.getByText(`${money(PRODUCT.price * 100)} ex GST`, { exact: true }).count()).toBeGreaterThan(0);
     expect(await customerPage.getByTestId('product-stock').textContent()).toBe(`In stock: ${PRODUCT.stock} available`);
     await options.locator('label').filter({ hasText: PRODUCT.variant.name }).click();
     await expect.poll(() => kit.isChecked(), SETTLE).toBe(true);
@@ -371,7 +377,15 @@ describe('the shop owner’s side, start to finish', () => {
       `Only ${PRODUCT.variant.stock} left in stock`,
     );
     expect(await customerPage.getByText(`SKU: ${PRODUCT.variant.sku}`, { exact: true }).count()).toBe(1);
-    expect(await buyBox.getByText(money(PRODUCT.variant.price * 100), { exact: true }).count()).toBeGreaterThan(0);
+    // GST-inclusive headline, the entered (ex-GST) price beside it (issue 22).
+    expect(
+      await buyBox
+        .getByText(money(displayPrice(dollarsToCents(PRODUCT.variant.price)).incGstCents), { exact: true })
+        .count(),
+    ).toBeGreaterThan(0);
+    expect(
+      await buyBox.getByText(`${money(PRODUCT.variant.price * 100)} ex GST`, { exact: true }).count(),
+    ).toBeGreaterThan(0);
 
     // The gallery: the main picture first, a thumbnail for each, and the second one on a click.
     const main = customerPage.getByTestId('gallery-main-image');
@@ -570,13 +584,13 @@ describe('the shop owner’s side, start to finish', () => {
       ),
     );
 
-    // The customer's order page says so; the payment is still Paid (one kit of two was returned).
+    // The customer's order page says so; the payment is Partially refunded (one kit of two was returned).
     await customerPage.reload();
     await hydrated(customerPage);
     expect(await customerPage.getByTestId('return-status').textContent()).toBe('Returned');
     const [returned] = await ordersOf(customerPage);
     expect(returned?.status).toBe('Succeeded');
-    expect(returned?.paymentStatus).toBe('Paid');
+    expect(returned?.paymentStatus).toBe('Partially refunded');
     expect(returned?.returnStatus).toBe('Approved');
 
     // The product page offers the returned kit again.
