@@ -5,6 +5,8 @@ import { AccountLayout } from '../components/account/account-layout.tsx';
 import { RouteFailure } from '../components/account/route-failure.tsx';
 import { OrderStatusBadge } from '../components/order-status-badge.tsx';
 import { PostalAddress } from '../components/postal-address.tsx';
+import { SectionError } from '../components/section-error.tsx';
+import { loadSection } from '../lib/section-load.ts';
 import { requireViewer } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/profile';
@@ -20,7 +22,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [user, saved, recentOrders, plan, balance] = await Promise.all([
     accounts.getProfile(viewer.user.id),
     addresses.list(viewer.user.id),
-    orders.listOrders(viewer.user.id, { limit: RECENT_ORDERS }),
+    // Loaded on their own: when they fail the page still shows the profile, with 'Failed to fetch orders' (spec §8) in their place.
+    loadSection(context, () => orders.listOrders(viewer.user.id, { limit: RECENT_ORDERS })),
     memberships.planOf(viewer.user.id),
     points.balance(viewer.user.id),
   ]);
@@ -29,10 +32,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     defaultAddress: saved.find((address) => address.isDefault) ?? null,
     addressCount: saved.length,
     recentOrders,
+    greeting: Date.now() - new Date(user.createdAt).getTime() < NEW_ACCOUNT_MS ? 'Welcome' : 'Welcome back',
     planName: plan ? (planNamed(plan)?.name ?? null) : null,
     balance,
   };
 }
+
+/** An account this young is greeted 'Welcome': it has not been anywhere to be back from. */
+const NEW_ACCOUNT_MS = 60 * 60_000;
 
 /** Spec §9: the profile shows the 3 most recent orders. */
 const RECENT_ORDERS = 3;
@@ -54,9 +61,9 @@ const SECTIONS = [
 ] as const;
 
 export default function ProfilePage({ loaderData }: Route.ComponentProps) {
-  const { user, defaultAddress, addressCount, recentOrders, planName, balance } = loaderData;
+  const { user, defaultAddress, addressCount, recentOrders, greeting, planName, balance } = loaderData;
   return (
-    <AccountLayout title="User Profile" intro={`Welcome back, ${user.firstName}.`}>
+    <AccountLayout title="User Profile" intro={`${greeting}, ${user.firstName}.`}>
       <div className="grid gap-6 xl:grid-cols-2">
         <section aria-labelledby="profile-details" className="rounded-lg border border-gray-200 bg-white p-5 sm:p-6">
           <h2 id="profile-details" className="font-display text-2xl font-bold uppercase">
@@ -115,7 +122,9 @@ export default function ProfilePage({ loaderData }: Route.ComponentProps) {
         <h2 id="profile-orders" className="font-display text-2xl font-bold uppercase">
           Recent orders
         </h2>
-        {recentOrders.length === 0 ? (
+        {recentOrders === null ? (
+          <SectionError message="Failed to fetch orders" className="mt-4" />
+        ) : recentOrders.length === 0 ? (
           <>
             <p className="mt-3 text-sm text-gray-700">You have not placed any orders yet.</p>
             <Link
