@@ -4,6 +4,7 @@ import { ACCOUNT_LIMITS, ACCOUNT_MESSAGES, ADDRESS_TYPES, COUNTRIES } from '../.
 import { AccountLayout } from '../components/account/account-layout.tsx';
 import { FormMessage, SelectField, SubmitButton, TextField } from '../components/account/form-field.tsx';
 import { RecordCard, RecordCards } from '../components/account/record-cards.tsx';
+import { RegionFields } from '../components/account/region-fields.tsx';
 import { RouteFailure } from '../components/account/route-failure.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { formValues } from '../lib/form-errors.ts';
@@ -146,31 +147,10 @@ function AddressForm({
           defaultValue={value('city')}
           required
         />
-        <TextField
+        <RegionFields
           {...field}
-          name="state"
-          label="State"
-          autoComplete="address-level1"
-          maxLength={ACCOUNT_LIMITS.state}
-          defaultValue={value('state')}
-          required
-        />
-        <TextField
-          {...field}
-          name="postalCode"
-          label="Postal code"
-          autoComplete="postal-code"
-          maxLength={ACCOUNT_LIMITS.postalCode}
-          defaultValue={value('postalCode')}
-          required
-        />
-        <SelectField
-          {...field}
-          name="country"
-          label="Country"
-          options={COUNTRIES.map((country) => ({ value: country, label: country }))}
-          defaultValue={value('country') ?? defaultCountry}
-          required
+          values={{ state: value('state'), postalCode: value('postalCode'), country: value('country') }}
+          defaultCountry={defaultCountry}
         />
         <TextField
           {...field}

@@ -1,7 +1,9 @@
 import { data, Form, Link } from 'react-router';
+import { CARRIERS } from '../../contracts/fulfilment.ts';
 import { formatDollars } from '../../contracts/money.ts';
+import type { Order } from '../../contracts/orders.ts';
 import { parseId } from '../../contracts/params.ts';
-import { FormMessage, SubmitButton } from '../components/account/form-field.tsx';
+import { FormMessage, inputClass, SubmitButton } from '../components/account/form-field.tsx';
 import { AdminError, AdminLayout } from '../components/admin/admin-layout.tsx';
 import { ReturnDecision } from '../components/admin/return-decision.tsx';
 import { adjustmentNoteHref, refundSentence } from '../components/order-refunds.tsx';
@@ -10,6 +12,7 @@ import { PostalAddress } from '../components/postal-address.tsx';
 import { type BackOfficeResult, handleBackOfficeAction } from '../lib/back-office-actions.server.ts';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf } from '../lib/form-errors.ts';
+import { type FulfilmentResult, handleFulfilmentAction } from '../lib/fulfilment-actions.server.ts';
 import { requireAdmin } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/admin-order';
@@ -25,7 +28,6 @@ const when = new Intl.DateTimeFormat('en-AU', {
 
 const MOVE_LABELS: Record<string, string> = {
   Processing: 'Mark paid (Processing)',
-  Succeeded: 'Mark fulfilled (Succeeded)',
   Cancelled: 'Cancel order',
 };
 
@@ -45,12 +47,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireAdmin(request, context);
   const form = await readUrlEncodedForm(request, 8 * 1024);
-  return handleBackOfficeAction(form, viewer, context.get(shopContext).backOffice);
+  const services = context.get(shopContext);
+  return (
+    (await handleFulfilmentAction(form, viewer, services.fulfilment)) ??
+    handleBackOfficeAction(form, viewer, services.backOffice)
+  );
 }
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { order, customer, history, returns, allowedMoves } = loaderData;
-  const result = actionData as BackOfficeResult | undefined;
+  const result = actionData as FulfilmentResult | BackOfficeResult | undefined;
+  // Fulfilling is its own panel (shipped with tracking, or ready then collected), not a bare status move.
+  const moves = allowedMoves.filter((status) => status !== 'Succeeded');
   return (
     <AdminLayout title={`Order ${order.orderNumber}`} actions={<OrderStatusBadge status={order.status} />}>
       <div className="space-y-6">
@@ -59,10 +67,10 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           aria-label="Move the order"
           className="flex flex-wrap gap-3 rounded-lg border border-gray-200 bg-white p-4"
         >
-          {allowedMoves.length === 0 ? (
+          {moves.length === 0 ? (
             <p className="text-sm text-gray-700">No further moves for a {order.status} order.</p>
           ) : null}
-          {allowedMoves.map((status) => (
+          {moves.map((status) => (
             <Form
               key={status}
               method="post"
@@ -90,6 +98,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           ))}
         </section>
 
+        <FulfilmentPanel order={order} errors={result && 'errors' in result ? result.errors : undefined} />
+
         <div className="grid gap-4 md:grid-cols-3">
           <section className="rounded-lg border border-gray-200 bg-white p-4 text-sm">
             <h2 className="font-display text-xl font-bold uppercase">Customer</h2>
@@ -106,12 +116,24 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             )}
           </section>
           <section className="rounded-lg border border-gray-200 bg-white p-4 text-sm">
-            <h2 className="font-display text-xl font-bold uppercase">Ship to</h2>
-            {order.shippingAddress ? (
+            <h2 className="font-display text-xl font-bold uppercase">
+              {order.fulfilment === 'collect' ? 'Click & collect' : 'Ship to'}
+            </h2>
+            {order.fulfilment === 'collect' ? (
+              <p className="mt-2">Collected from the store: no delivery.</p>
+            ) : order.shippingAddress ? (
               <PostalAddress address={order.shippingAddress} className="mt-2 not-italic" />
             ) : (
               <p className="mt-2 text-gray-700">No shipping information available</p>
             )}
+            {order.contactPhone ? (
+              <p className="mt-2">
+                Contact phone:{' '}
+                <a href={`tel:${order.contactPhone.replace(/[^\d+]/g, '')}`} className="text-navy-800 underline">
+                  {order.contactPhone}
+                </a>
+              </p>
+            ) : null}
           </section>
           <section className="rounded-lg border border-gray-200 bg-white p-4 text-sm">
             <h2 className="font-display text-xl font-bold uppercase">Payment</h2>
@@ -222,6 +244,122 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         </section>
       </div>
     </AdminLayout>
+  );
+}
+
+/**
+ * How the order leaves (issue 22): a Processing delivery is shipped with a carrier and tracking
+ * number; a click & collect order is marked ready, then collected. Once done, the record.
+ */
+function FulfilmentPanel({ order, errors }: { order: Order; errors: Partial<Record<string, string[]>> | undefined }) {
+  const record = order.fulfilmentRecord;
+  const processing = order.status === 'Processing';
+  const errorOf = (name: string) => errors?.[name]?.[0];
+  return (
+    <section aria-labelledby="fulfilment-heading" className="rounded-lg border border-gray-200 bg-white p-4 text-sm">
+      <h2 id="fulfilment-heading" className="font-display text-xl font-bold uppercase">
+        {order.fulfilment === 'collect' ? 'Click & collect' : 'Delivery'}
+      </h2>
+      {record?.shippedAt ? (
+        <p className="mt-2" data-testid="fulfilment-record">
+          Shipped {when.format(new Date(record.shippedAt))}
+          {record.carrierName ? ` with ${record.carrierName}` : ''}
+          {record.trackingNumber ? ` · tracking ${record.trackingNumber}` : ''}
+          {record.trackingUrl ? (
+            <>
+              {' · '}
+              <a
+                href={record.trackingUrl}
+                className="text-navy-800 underline"
+                rel="noopener noreferrer"
+                target="_blank"
+              >
+                Track
+              </a>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      {record?.readyAt ? (
+        <p className="mt-2" data-testid="fulfilment-ready">
+          Ready to collect since {when.format(new Date(record.readyAt))}
+          {record.collectedAt ? ` · collected ${when.format(new Date(record.collectedAt))}` : ''}
+        </p>
+      ) : null}
+      {processing && order.fulfilment === 'delivery' ? (
+        <Form method="post" preventScrollReset className="mt-3 grid gap-3 sm:grid-cols-[14rem_16rem_auto] sm:items-end">
+          <input type="hidden" name="orderId" value={order.id} />
+          <div>
+            <label htmlFor="ship-carrier" className="block font-semibold">
+              Carrier
+            </label>
+            <select
+              id="ship-carrier"
+              name="carrier"
+              defaultValue="australia-post"
+              aria-invalid={errorOf('carrier') ? true : undefined}
+              aria-describedby={errorOf('carrier') ? 'ship-carrier-error' : undefined}
+              className={inputClass(Boolean(errorOf('carrier')))}
+            >
+              {CARRIERS.map((carrier) => (
+                <option key={carrier.id} value={carrier.id}>
+                  {carrier.name}
+                </option>
+              ))}
+            </select>
+            {errorOf('carrier') ? (
+              <p id="ship-carrier-error" className="mt-1 font-semibold text-sale">
+                {errorOf('carrier')}
+              </p>
+            ) : null}
+          </div>
+          <div>
+            <label htmlFor="ship-trackingNumber" className="block font-semibold">
+              Tracking number
+            </label>
+            <input
+              id="ship-trackingNumber"
+              name="trackingNumber"
+              maxLength={40}
+              autoComplete="off"
+              aria-required="true"
+              aria-invalid={errorOf('trackingNumber') ? true : undefined}
+              aria-describedby={errorOf('trackingNumber') ? 'ship-trackingNumber-error' : undefined}
+              className={inputClass(Boolean(errorOf('trackingNumber')))}
+            />
+            {errorOf('trackingNumber') ? (
+              <p id="ship-trackingNumber-error" className="mt-1 font-semibold text-sale">
+                {errorOf('trackingNumber')}
+              </p>
+            ) : null}
+          </div>
+          <div>
+            <SubmitButton name="intent" value="ship" busyLabel="Saving…">
+              Mark shipped
+            </SubmitButton>
+          </div>
+        </Form>
+      ) : null}
+      {processing && order.fulfilment === 'collect' ? (
+        <Form method="post" preventScrollReset className="mt-3">
+          <input type="hidden" name="orderId" value={order.id} />
+          {record?.readyAt ? (
+            <SubmitButton name="intent" value="collected" busyLabel="Saving…">
+              Mark collected
+            </SubmitButton>
+          ) : (
+            <SubmitButton name="intent" value="ready-to-collect" busyLabel="Saving…">
+              Mark ready to collect
+            </SubmitButton>
+          )}
+        </Form>
+      ) : null}
+      {!processing && !record ? (
+        <p className="mt-2 text-gray-700">
+          {order.status === 'Pending' ? 'Waiting for payment.' : `Nothing to fulfil for a ${order.status} order.`}
+        </p>
+      ) : null}
+    </section>
   );
 }
 

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { emailSchema } from '../../contracts/account.ts';
+import { emailSchema, optionalPhoneSchema } from '../../contracts/account.ts';
 import { COUNTRIES } from '../../contracts/account-fields.ts';
+import { AU_STATES, australianStateCode } from '../../contracts/australian-address.ts';
+import type { FulfilmentMethod } from '../../contracts/fulfilment.ts';
 import { centsToDollars, dollarsToCents, formatDollars } from '../../contracts/money.ts';
 import {
   type CardData,
@@ -12,10 +14,11 @@ import {
   type ShippingAddress,
   shippingAddressSchema,
 } from '../../contracts/orders.ts';
-import { priceOrder, type ShippingPlan } from '../../contracts/pricing.ts';
+import { isGstFreeExport, priceOrder, type ShippingPlan } from '../../contracts/pricing.ts';
 import { FormMessage, inputClass } from '../components/account/form-field.tsx';
 import { RouteFailure } from '../components/account/route-failure.tsx';
 import { Breadcrumb } from '../components/breadcrumb.tsx';
+import { OpeningHours } from '../components/opening-hours.tsx';
 import { PostalAddress } from '../components/postal-address.tsx';
 import { type Cart, cartLines, clearCart, updateCart, useCart } from '../lib/cart.ts';
 import { useCartSettled } from '../lib/cart-sync.ts';
@@ -46,6 +49,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     quote: await cart.quote(saved),
     /** The member's plan: Premium ships free, and checkout's totals must say so too. */
     plan,
+    /** The account's phone: the contact phone unless the shopper changes it. */
+    phone: viewer.user.phoneNumber ?? '',
+    /** Where click & collect orders wait, and when the store is open (SHOP_HOURS, SHOP_CLOSED_DATES). */
+    store: {
+      name: shop.name,
+      address: shop.address,
+      phone: shop.phone,
+      openingHours: shop.openingHours,
+      closedDates: shop.closedDates,
+    },
+    renderedAt: Date.now(),
     defaultCountry: (COUNTRIES as readonly string[]).includes(shop.address.country)
       ? shop.address.country
       : COUNTRIES[0],
@@ -103,6 +117,10 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const [paymentChoice, setPaymentChoice] = useState<string>(defaultMethod ? String(defaultMethod.id) : 'new');
   const [payment, setPayment] = useState<Payment | null>(null);
   const [address, setAddress] = useState<ShippingAddress | null>(null);
+  const [fulfilment, setFulfilment] = useState<FulfilmentMethod>('delivery');
+  const [contactPhone, setContactPhone] = useState(loaderData.phone);
+  /** The shipping step was completed: the confirmation knows how the order travels. */
+  const [shippingDone, setShippingDone] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
   const [placed, setPlaced] = useState<Order | null>(null);
   const sessionId = useRef<string | null>(null);
@@ -122,15 +140,18 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
 
   const submitShipping = (event: React.FormEvent) => {
     event.preventDefault();
-    const parsed = shippingAddressSchema.safeParse(shipping);
     const email = emailSchema.safeParse(shipping.email);
+    const phone = optionalPhoneSchema.safeParse(contactPhone);
+    const parsed = fulfilment === 'delivery' ? shippingAddressSchema.safeParse(shipping) : null;
     const next: Errors = {
-      ...(parsed.success ? {} : firstErrors(parsed.error.issues)),
+      ...(parsed && !parsed.success ? firstErrors(parsed.error.issues) : {}),
       ...(email.success ? {} : { email: email.error.issues[0]?.message }),
+      ...(phone.success ? {} : { contactPhone: phone.error.issues[0]?.message }),
     };
     setErrors(next);
-    if (!parsed.success || !email.success) return;
-    setAddress(parsed.data);
+    if ((parsed && !parsed.success) || !email.success || !phone.success) return;
+    setAddress(parsed?.data ?? null);
+    setShippingDone(true);
     focusStep(1);
   };
 
@@ -203,6 +224,15 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
                 form={shipping}
                 errors={errors}
                 addresses={loaderData.addresses}
+                fulfilment={fulfilment}
+                onFulfilment={(method) => {
+                  setErrors({});
+                  setFulfilment(method);
+                }}
+                contactPhone={contactPhone}
+                onContactPhone={setContactPhone}
+                store={loaderData.store}
+                renderedAt={loaderData.renderedAt}
                 onChange={setShipping}
                 onSubmit={submitShipping}
               />
@@ -222,12 +252,15 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
                 }}
               />
             ) : null}
-            {step === 2 && address && payment ? (
+            {step === 2 && shippingDone && payment ? (
               <ConfirmStep
                 plan={loaderData.plan}
                 cart={cart}
                 email={shipping.email}
+                fulfilment={fulfilment}
                 address={address}
+                contactPhone={contactPhone.trim()}
+                store={loaderData.store}
                 payment={payment}
                 sessionId={() => {
                   sessionId.current ??= newSessionId();
@@ -244,7 +277,18 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
             ) : null}
             {step === 3 && placed ? <CompleteStep order={placed} /> : null}
           </section>
-          {step < 3 ? <Summary lines={lines} quote={loaderData.quote} plan={loaderData.plan} /> : null}
+          {step < 3 ? (
+            <Summary
+              lines={lines}
+              quote={loaderData.quote}
+              pricing={{
+                plan: loaderData.plan,
+                fulfilment,
+                // Until the address is given the quote is Australian (GST shown): spec-decisions "Money".
+                country: fulfilment === 'delivery' && shippingDone ? (address?.country ?? null) : null,
+              }}
+            />
+          ) : null}
         </div>
       )}
     </div>
@@ -266,12 +310,17 @@ function TextInput({
   onChange: (value: string) => void;
   autoComplete?: string;
   maxLength?: number;
-  inputMode?: 'numeric' | 'email' | 'text';
+  inputMode?: 'numeric' | 'email' | 'text' | 'tel';
   type?: string;
   optional?: boolean;
   placeholder?: string;
+  /** A sentence under the label saying what the field is for. */
+  hint?: string;
 }) {
-  const { optional, ...inputProps } = rest;
+  const { optional, hint, ...inputProps } = rest;
+  const describedBy = [hint ? `checkout-${name}-hint` : null, error ? `checkout-${name}-error` : null]
+    .filter(Boolean)
+    .join(' ');
   return (
     <div>
       <label htmlFor={`checkout-${name}`} className="block text-sm font-semibold">
@@ -285,13 +334,18 @@ function TextInput({
           </span>
         )}
       </label>
+      {hint ? (
+        <p id={`checkout-${name}-hint`} className="text-xs text-gray-600">
+          {hint}
+        </p>
+      ) : null}
       <input
         id={`checkout-${name}`}
         name={name}
         value={value}
         onChange={(event) => onChange(event.target.value)}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `checkout-${name}-error` : undefined}
+        aria-describedby={describedBy || undefined}
         aria-required={optional ? undefined : true}
         className={inputClass(Boolean(error))}
         {...inputProps}
@@ -305,23 +359,99 @@ function TextInput({
   );
 }
 
+type Store = Route.ComponentProps['loaderData']['store'];
+
+/** "14 Boundary Lane, Silverwater NSW 2128". */
+function storeAddressLine(store: Store): string {
+  const { address } = store;
+  return `${address.street}, ${address.suburb} ${address.state} ${address.postcode}`;
+}
+
 function ShippingStep({
   form,
   errors,
   addresses,
+  fulfilment,
+  onFulfilment,
+  contactPhone,
+  onContactPhone,
+  store,
+  renderedAt,
   onChange,
   onSubmit,
 }: {
   form: ShippingForm;
   errors: Errors;
   addresses: Route.ComponentProps['loaderData']['addresses'];
+  fulfilment: FulfilmentMethod;
+  onFulfilment: (method: FulfilmentMethod) => void;
+  contactPhone: string;
+  onContactPhone: (phone: string) => void;
+  store: Store;
+  renderedAt: number;
   onChange: (form: ShippingForm) => void;
   onSubmit: (event: React.FormEvent) => void;
 }) {
   const set = (field: keyof ShippingForm) => (value: string) => onChange({ ...form, [field]: value });
+  const australian = form.country === 'Australia';
+  const choices: { value: FulfilmentMethod; label: string; hint: string }[] = [
+    { value: 'delivery', label: 'Deliver to an address', hint: 'Australia-wide by courier, with tracking' },
+    {
+      value: 'collect',
+      label: `Click & collect from ${store.address.suburb} (free)`,
+      hint: 'Pick it up at our store: no delivery charge',
+    },
+  ];
   return (
     <form noValidate onSubmit={onSubmit} className="mt-4 grid gap-5 sm:grid-cols-2">
-      {addresses.length > 0 ? (
+      <fieldset className="sm:col-span-2">
+        <legend className="text-sm font-semibold">How would you like to get your order?</legend>
+        <div className="mt-2 grid gap-3 sm:grid-cols-2">
+          {choices.map((choice) => (
+            <label
+              key={choice.value}
+              className={`flex cursor-pointer items-start gap-3 rounded border px-4 py-3 ${
+                fulfilment === choice.value ? 'border-navy-800 bg-navy-100/60' : 'border-gray-300'
+              }`}
+            >
+              <input
+                type="radio"
+                name="fulfilment"
+                value={choice.value}
+                checked={fulfilment === choice.value}
+                onChange={() => onFulfilment(choice.value)}
+                className="mt-0.5 h-5 w-5 accent-navy-800"
+              />
+              <span>
+                <span className="block font-semibold">{choice.label}</span>
+                <span className="block text-sm text-gray-700">{choice.hint}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {fulfilment === 'collect' ? (
+        <section
+          aria-labelledby="checkout-collect-store"
+          className="rounded border border-gray-200 bg-gray-50 p-4 sm:col-span-2"
+        >
+          <h3 id="checkout-collect-store" className="font-semibold">
+            Collect from {store.name}, {store.address.suburb}
+          </h3>
+          <p className="mt-1 text-sm" data-testid="collect-address">
+            {storeAddressLine(store)}
+          </p>
+          <p className="mt-2 text-sm text-gray-700">
+            We e-mail you when your order is ready (usually the same working day). Bring your order number and photo ID.
+            Orders not collected within 14 days are cancelled and refunded.
+          </p>
+          <div className="mt-3 max-w-sm">
+            <h4 className="text-sm font-semibold">Opening hours</h4>
+            <OpeningHours hours={store.openingHours} closedDates={store.closedDates} renderedAt={renderedAt} />
+          </div>
+        </section>
+      ) : null}
+      {fulfilment === 'delivery' && addresses.length > 0 ? (
         <div className="sm:col-span-2">
           <label htmlFor="checkout-saved-address" className="block text-sm font-semibold">
             Use a saved address
@@ -354,15 +484,17 @@ function ShippingStep({
           </select>
         </div>
       ) : null}
-      <TextInput
-        name="fullName"
-        label="Full name"
-        autoComplete="name"
-        maxLength={100}
-        value={form.fullName}
-        error={errors.fullName}
-        onChange={set('fullName')}
-      />
+      {fulfilment === 'delivery' ? (
+        <TextInput
+          name="fullName"
+          label="Full name"
+          autoComplete="name"
+          maxLength={100}
+          value={form.fullName}
+          error={errors.fullName}
+          onChange={set('fullName')}
+        />
+      ) : null}
       <TextInput
         name="email"
         label="Email"
@@ -374,77 +506,109 @@ function ShippingStep({
         error={errors.email}
         onChange={set('email')}
       />
-      <div className="sm:col-span-2">
-        <TextInput
-          name="address"
-          label="Address"
-          autoComplete="address-line1"
-          maxLength={200}
-          value={form.addressLine1}
-          error={errors.addressLine1}
-          onChange={set('addressLine1')}
-        />
-      </div>
-      <div className="sm:col-span-2">
-        <TextInput
-          name="addressLine2"
-          label="Address line 2"
-          optional
-          autoComplete="address-line2"
-          maxLength={200}
-          value={form.addressLine2}
-          error={errors.addressLine2}
-          onChange={set('addressLine2')}
-        />
-      </div>
       <TextInput
-        name="city"
-        label="City"
-        autoComplete="address-level2"
-        maxLength={100}
-        value={form.city}
-        error={errors.city}
-        onChange={set('city')}
+        name="contactPhone"
+        label="Contact phone"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel"
+        maxLength={20}
+        optional
+        hint={
+          fulfilment === 'collect'
+            ? 'We call this number if there is a question about your order.'
+            : 'The courier calls this number if they need to.'
+        }
+        value={contactPhone}
+        error={errors.contactPhone}
+        onChange={onContactPhone}
       />
-      <TextInput
-        name="state"
-        label="State"
-        autoComplete="address-level1"
-        maxLength={100}
-        value={form.state}
-        error={errors.state}
-        onChange={set('state')}
-      />
-      <TextInput
-        name="postalCode"
-        label="Postal code"
-        autoComplete="postal-code"
-        maxLength={12}
-        value={form.postalCode}
-        error={errors.postalCode}
-        onChange={set('postalCode')}
-      />
-      <div>
-        <label htmlFor="checkout-country" className="block text-sm font-semibold">
-          Country
-          <span aria-hidden="true" className="text-sale">
-            {' '}
-            *
-          </span>
-        </label>
-        <select
-          id="checkout-country"
-          value={form.country}
-          onChange={(event) => set('country')(event.target.value)}
-          className={inputClass(Boolean(errors.country))}
-        >
-          {COUNTRIES.map((country) => (
-            <option key={country} value={country}>
-              {country}
-            </option>
-          ))}
-        </select>
-      </div>
+      {fulfilment === 'delivery' ? (
+        <>
+          <div className="sm:col-span-2">
+            <TextInput
+              name="address"
+              label="Address"
+              autoComplete="address-line1"
+              maxLength={200}
+              value={form.addressLine1}
+              error={errors.addressLine1}
+              onChange={set('addressLine1')}
+            />
+          </div>
+          <div className="sm:col-span-2">
+            <TextInput
+              name="addressLine2"
+              label="Address line 2"
+              optional
+              autoComplete="address-line2"
+              maxLength={200}
+              value={form.addressLine2}
+              error={errors.addressLine2}
+              onChange={set('addressLine2')}
+            />
+          </div>
+          <TextInput
+            name="city"
+            label="City"
+            autoComplete="address-level2"
+            maxLength={100}
+            value={form.city}
+            error={errors.city}
+            onChange={set('city')}
+          />
+          {australian ? (
+            <SelectInput
+              name="state"
+              label="State"
+              autoComplete="address-level1"
+              value={form.state}
+              error={errors.state}
+              onChange={set('state')}
+              options={[
+                { value: '', label: 'Choose a state or territory…' },
+                ...AU_STATES.map((state) => ({ value: state.code, label: `${state.name} (${state.code})` })),
+              ]}
+            />
+          ) : (
+            <TextInput
+              name="state"
+              label="State"
+              autoComplete="address-level1"
+              maxLength={100}
+              value={form.state}
+              error={errors.state}
+              onChange={set('state')}
+            />
+          )}
+          <TextInput
+            name="postalCode"
+            label={australian ? 'Postcode' : 'Postal code'}
+            autoComplete="postal-code"
+            inputMode={australian ? 'numeric' : 'text'}
+            maxLength={australian ? 4 : 12}
+            value={form.postalCode}
+            error={errors.postalCode}
+            onChange={set('postalCode')}
+          />
+          <SelectInput
+            name="country"
+            label="Country"
+            autoComplete="country-name"
+            value={form.country}
+            error={errors.country}
+            onChange={(country) =>
+              // A state written for another country is not an Australian state: choose again.
+              onChange({
+                ...form,
+                country,
+                state: country === 'Australia' ? australianStateOrBlank(form.state) : form.state,
+              })
+            }
+            options={COUNTRIES.map((country) => ({ value: country, label: country }))}
+          />
+        </>
+      ) : null}
       <div className="flex flex-wrap gap-3 sm:col-span-2">
         <button type="submit" className="rounded bg-accent px-6 py-3 font-semibold text-ink hover:bg-accent-dark">
           Continue to Payment
@@ -457,6 +621,62 @@ function ShippingStep({
         </Link>
       </div>
     </form>
+  );
+}
+
+function australianStateOrBlank(state: string): string {
+  return australianStateCode(state) ?? '';
+}
+
+function SelectInput({
+  name,
+  label,
+  value,
+  error,
+  onChange,
+  options,
+  autoComplete,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+  options: { value: string; label: string }[];
+  autoComplete?: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={`checkout-${name}`} className="block text-sm font-semibold">
+        {label}
+        <span aria-hidden="true" className="text-sale">
+          {' '}
+          *
+        </span>
+      </label>
+      <select
+        id={`checkout-${name}`}
+        name={name}
+        value={value}
+        autoComplete={autoComplete}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `checkout-${name}-error` : undefined}
+        aria-required={true}
+        className={inputClass(Boolean(error))}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <p id={`checkout-${name}-error`} className="mt-1 text-sm font-semibold text-sale">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }
 
@@ -582,10 +802,13 @@ function PaymentStep({
   );
 }
 
-function orderTotals(lines: Cart['items'], plan: ShippingPlan) {
+/** How checkout prices the order: the one pricing function's options (plan, delivery or collect, country). */
+type Pricing = { plan: ShippingPlan; fulfilment: FulfilmentMethod; country: string | null };
+
+function orderTotals(lines: Cart['items'], pricing: Pricing) {
   return priceOrder(
     lines.map((line) => ({ unitPriceCents: dollarsToCents(line.price), quantity: line.quantity })),
-    plan,
+    pricing,
   );
 }
 
@@ -593,7 +816,10 @@ function ConfirmStep({
   plan,
   cart,
   email,
+  fulfilment,
   address,
+  contactPhone,
+  store,
   payment,
   sessionId,
   onBack,
@@ -602,7 +828,12 @@ function ConfirmStep({
   plan: ShippingPlan;
   cart: Cart;
   email: string;
-  address: ShippingAddress;
+  fulfilment: FulfilmentMethod;
+  /** Null for click & collect. */
+  address: ShippingAddress | null;
+  /** Blank: the account's phone (the server fills it in). */
+  contactPhone: string;
+  store: Store;
   payment: Payment;
   sessionId: () => string;
   onBack: () => void;
@@ -627,15 +858,16 @@ function ConfirmStep({
   }, [key]);
 
   const problems = quote?.lines.filter((line) => line.problem && line.problem.kind !== 'price_changed') ?? [];
+  const pricing: Pricing = { plan, fulfilment, country: address?.country ?? null };
   const totals = quote
     ? priceOrder(
         quote.lines.map((line) => ({
           unitPriceCents: dollarsToCents(line.unitPrice),
           quantity: line.availableQuantity,
         })),
-        plan,
+        pricing,
       )
-    : orderTotals(cart.items, plan);
+    : orderTotals(cart.items, pricing);
   // Until the server's quote arrives the shopper sees the cart's own lines, not an empty
   // table; Place Order waits for the quote either way.
   const shownLines = quote
@@ -676,6 +908,8 @@ function ConfirmStep({
           paymentMethod: 'credit_card',
           paymentMethodId: payment.kind === 'saved' ? payment.id : null,
           cardData: payment.kind === 'card' ? payment.card : null,
+          fulfilment,
+          contactPhone: contactPhone || null,
           shippingAddress: address,
         }),
       });
@@ -704,11 +938,23 @@ function ConfirmStep({
         </FormMessage>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <div>
-          <h3 className="text-sm font-bold uppercase tracking-wide text-gray-600">Ship to</h3>
-          <PostalAddress address={address} className="mt-1 text-sm not-italic" />
-          <p className="mt-1 text-sm text-gray-700">{email}</p>
-        </div>
+        {address ? (
+          <div>
+            <h3 className="text-sm font-bold uppercase tracking-wide text-gray-600">Ship to</h3>
+            <PostalAddress address={address} className="mt-1 text-sm not-italic" />
+            <p className="mt-1 text-sm text-gray-700">{email}</p>
+            {contactPhone ? <p className="text-sm text-gray-700">Courier calls {contactPhone}</p> : null}
+          </div>
+        ) : (
+          <div>
+            <h3 className="text-sm font-bold uppercase tracking-wide text-gray-600">Click &amp; collect</h3>
+            <p className="mt-1 text-sm">
+              {store.name}, {storeAddressLine(store)}
+            </p>
+            <p className="mt-1 text-sm text-gray-700">{email}</p>
+            {contactPhone ? <p className="text-sm text-gray-700">We call {contactPhone} if needed</p> : null}
+          </div>
+        )}
         <div>
           <h3 className="text-sm font-bold uppercase tracking-wide text-gray-600">Pay with</h3>
           <p className="mt-1 text-sm">
@@ -744,7 +990,7 @@ function ConfirmStep({
           ))}
         </tbody>
       </table>
-      <Totals totals={totals} />
+      <Totals totals={totals} fulfilment={fulfilment} country={pricing.country} />
       <div className="flex flex-wrap gap-3">
         <button
           type="button"
@@ -767,7 +1013,16 @@ function ConfirmStep({
   );
 }
 
-function Totals({ totals }: { totals: ReturnType<typeof priceOrder> }) {
+function Totals({
+  totals,
+  fulfilment,
+  country,
+}: {
+  totals: ReturnType<typeof priceOrder>;
+  fulfilment: FulfilmentMethod;
+  country: string | null;
+}) {
+  const exportOrder = fulfilment === 'delivery' && isGstFreeExport(country);
   return (
     <dl className="tabular space-y-1 text-sm">
       <div className="flex justify-between">
@@ -775,11 +1030,11 @@ function Totals({ totals }: { totals: ReturnType<typeof priceOrder> }) {
         <dd data-testid="checkout-subtotal">{formatDollars(centsToDollars(totals.subtotalCents))}</dd>
       </div>
       <div className="flex justify-between">
-        <dt>GST (10%)</dt>
+        <dt>{exportOrder ? 'GST (GST-free export)' : 'GST (10%)'}</dt>
         <dd data-testid="checkout-gst">{formatDollars(centsToDollars(totals.gstCents))}</dd>
       </div>
       <div className="flex justify-between">
-        <dt>Shipping</dt>
+        <dt>{fulfilment === 'collect' ? 'Click & collect' : 'Shipping'}</dt>
         <dd data-testid="checkout-shipping">
           {totals.shippingCents === 0 ? 'Free' : formatDollars(centsToDollars(totals.shippingCents))}
         </dd>
@@ -801,6 +1056,11 @@ function CompleteStep({ order }: { order: Order }) {
       <p className="mt-2 text-gray-700">
         We sent a confirmation to {order.email}. Total charged: <strong>{formatDollars(order.total)}</strong>.
       </p>
+      {order.fulfilment === 'collect' ? (
+        <p className="mt-2 text-gray-700">
+          Click &amp; collect: we will e-mail you when it is ready. Bring your order number and photo ID.
+        </p>
+      ) : null}
       <div className="mt-5 flex flex-wrap gap-3">
         <Link
           to={`/orders/${order.id}`}
@@ -820,7 +1080,7 @@ function CompleteStep({ order }: { order: Order }) {
 }
 
 /** The order so far: what the cart holds at today's prices, with shipping now calculated. */
-function Summary({ lines, quote, plan }: { lines: Cart['items']; quote: CartQuote; plan: ShippingPlan }) {
+function Summary({ lines, quote, pricing }: { lines: Cart['items']; quote: CartQuote; pricing: Pricing }) {
   const keyOf = (productId: number, variantId: number | null | undefined) => `${productId}:${variantId ?? 0}`;
   const prices = new Map(quote.lines.map((line) => [keyOf(line.productId, line.variantId), line.unitPrice]));
   const totals = priceOrder(
@@ -828,7 +1088,7 @@ function Summary({ lines, quote, plan }: { lines: Cart['items']; quote: CartQuot
       unitPriceCents: dollarsToCents(prices.get(keyOf(line.id, line.variantId)) ?? line.price),
       quantity: line.quantity,
     })),
-    plan,
+    pricing,
   );
   return (
     <aside aria-labelledby="checkout-summary" className="rounded-lg border border-gray-200 bg-white p-5">
@@ -854,7 +1114,7 @@ function Summary({ lines, quote, plan }: { lines: Cart['items']; quote: CartQuot
         ))}
       </ul>
       <div className="mt-3 border-t border-gray-200 pt-3">
-        <Totals totals={totals} />
+        <Totals totals={totals} fulfilment={pricing.fulfilment} country={pricing.country} />
       </div>
     </aside>
   );

@@ -8,10 +8,12 @@ import { AccountLayout } from '../components/account/account-layout.tsx';
 import { FormMessage, SubmitButton } from '../components/account/form-field.tsx';
 import { OrderRefunds, refundSentence } from '../components/order-refunds.tsx';
 import { OrderStatusBadge } from '../components/order-status-badge.tsx';
+import { OrderTimeline } from '../components/order-timeline.tsx';
 import { PostalAddress } from '../components/postal-address.tsx';
 import { pullSavedCart } from '../lib/cart-sync.ts';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf } from '../lib/form-errors.ts';
+import { formatHours } from '../lib/opening-hours.ts';
 import { requireViewer } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/order';
@@ -45,13 +47,18 @@ function orderIdOf(params: { id?: string }): number {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const viewer = requireViewer(request, context);
   try {
-    const { orders } = context.get(shopContext);
+    const { orders, shop } = context.get(shopContext);
     const id = orderIdOf(params);
     const [order, returnWindow] = await Promise.all([
       orders.getOrder(viewer.user.id, id),
       orders.returnWindow(viewer.user.id, id),
     ]);
-    return { order, returnWindow };
+    // A click & collect order says where to collect it and when the store is open (SHOP_HOURS).
+    const store =
+      order.fulfilment === 'collect'
+        ? { name: shop.name, address: shop.address, phone: shop.phone, openingHours: shop.openingHours }
+        : null;
+    return { order, returnWindow, store };
   } catch (error) {
     if (domainFailureOf(error)?.status === 404) throw data(ORDER_MESSAGES.notFound, { status: 404 });
     throw error;
@@ -127,7 +134,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, returnWindow } = loaderData;
+  const { order, returnWindow, store } = loaderData;
   const result = actionData as ActionResult | undefined;
   const canCancel = order.status === 'Pending' || order.status === 'Processing';
   const canReturn = order.status === 'Succeeded' && order.returnStatus === null && returnWindow.open;
@@ -188,15 +195,24 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                   : '—'}
             </dd>
           </dl>
-          <div>
-            <h3 className="text-sm font-bold uppercase tracking-wide text-gray-600">Shipping address</h3>
-            {order.shippingAddress ? (
-              <PostalAddress address={order.shippingAddress} className="mt-1 text-sm not-italic leading-relaxed" />
-            ) : (
-              <p className="mt-1 text-sm text-gray-700">No shipping information available</p>
-            )}
-          </div>
+          {store ? (
+            <CollectFrom store={store} order={order} />
+          ) : (
+            <div>
+              <h3 className="text-sm font-bold uppercase tracking-wide text-gray-600">Shipping address</h3>
+              {order.shippingAddress ? (
+                <PostalAddress address={order.shippingAddress} className="mt-1 text-sm not-italic leading-relaxed" />
+              ) : (
+                <p className="mt-1 text-sm text-gray-700">No shipping information available</p>
+              )}
+              {order.contactPhone ? (
+                <p className="mt-1 text-sm text-gray-700">Courier contact phone: {order.contactPhone}</p>
+              ) : null}
+            </div>
+          )}
         </section>
+
+        <OrderTimeline order={order} />
 
         <OrderRefunds order={order} />
 
@@ -412,6 +428,36 @@ function ReturnForm({ order, returnsUntil }: { order: Order; returnsUntil: strin
         </SubmitButton>
       </Form>
     </details>
+  );
+}
+
+type Store = NonNullable<Route.ComponentProps['loaderData']['store']>;
+
+/** Where a click & collect order waits, when the store is open and what to bring. */
+function CollectFrom({ store, order }: { store: Store; order: Order }) {
+  const { address } = store;
+  const collected = Boolean(order.fulfilmentRecord?.collectedAt);
+  return (
+    <div data-testid="collect-from">
+      <h3 className="text-sm font-bold uppercase tracking-wide text-gray-600">Click &amp; collect</h3>
+      <p className="mt-1 text-sm leading-relaxed">
+        {store.name}
+        <br />
+        {address.street}
+        <br />
+        {`${address.suburb} ${address.state} ${address.postcode}`}
+      </p>
+      <p className="mt-2 text-sm text-gray-700">
+        {store.openingHours.map((entry) => `${entry.label} ${formatHours(entry)}`).join(' · ')}
+      </p>
+      {collected || order.status === 'Cancelled' ? null : (
+        <p className="mt-2 text-sm">
+          Bring your order number (<strong>{order.orderNumber}</strong>) and photo ID.{' '}
+          {order.fulfilmentRecord?.readyAt ? 'Your order is ready.' : 'We will e-mail you when it is ready.'}
+        </p>
+      )}
+      {order.contactPhone ? <p className="mt-1 text-sm text-gray-700">Contact phone: {order.contactPhone}</p> : null}
+    </div>
   );
 }
 

@@ -2,13 +2,8 @@ import { data, Form, Link, redirect } from 'react-router';
 import { profileUpdateSchema, registerBodySchema, registerFormSchema } from '../../contracts/account.ts';
 import { ACCOUNT_LIMITS, COUNTRIES, PASSWORD_MIN_LENGTH } from '../../contracts/account-fields.ts';
 import { AuthCard } from '../components/account/auth-card.tsx';
-import {
-  type FieldErrors,
-  FormMessage,
-  SelectField,
-  SubmitButton,
-  TextField,
-} from '../components/account/form-field.tsx';
+import { type FieldErrors, FormMessage, SubmitButton, TextField } from '../components/account/form-field.tsx';
+import { RegionFields } from '../components/account/region-fields.tsx';
 import { RouteFailure } from '../components/account/route-failure.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf, fieldErrorsOf, formValues } from '../lib/form-errors.ts';
@@ -226,31 +221,10 @@ export default function RegisterPage({ loaderData, actionData }: Route.Component
             defaultValue={values?.city}
             required
           />
-          <TextField
+          <RegionFields
             {...field}
-            name="state"
-            label="State"
-            autoComplete="address-level1"
-            maxLength={ACCOUNT_LIMITS.state}
-            defaultValue={values?.state}
-            required
-          />
-          <TextField
-            {...field}
-            name="postalCode"
-            label="Postal code"
-            autoComplete="postal-code"
-            maxLength={ACCOUNT_LIMITS.postalCode}
-            defaultValue={values?.postalCode}
-            required
-          />
-          <SelectField
-            {...field}
-            name="country"
-            label="Country"
-            options={COUNTRIES.map((country) => ({ value: country, label: country }))}
-            defaultValue={values?.country || defaultCountry}
-            required
+            values={{ state: values?.state, postalCode: values?.postalCode, country: values?.country }}
+            defaultCountry={defaultCountry}
           />
         </fieldset>
         <div className="sm:col-span-2">

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
-import { COLLECT_RULES, FULFILMENT_MESSAGES, type ShipOrderInput } from '../../contracts/fulfilment.ts';
+import { COLLECT_RULES, carrierName, FULFILMENT_MESSAGES, type ShipOrderInput } from '../../contracts/fulfilment.ts';
 import type { Order } from '../../contracts/orders.ts';
 import type { Database } from '../../db/client.ts';
 import { type OrderRow, orderEvents, orderFulfilments, orders } from '../../db/schema.ts';
@@ -11,7 +11,7 @@ import { ConflictError, NotFoundError } from './errors.ts';
 import type { Mailer } from './mail.ts';
 import { orderEmailLines, orderEmailTotals } from './order-emails.ts';
 import type { Orders } from './orders.ts';
-import { getPreferences } from './preferences.ts';
+import { mayEmailOrderNotice } from './preferences.ts';
 import type { Transaction } from './stock.ts';
 
 const DAY_MS = 86_400_000;
@@ -80,7 +80,7 @@ export function createFulfilment({
   /** Sends an order-update notice unless the shopper turned those off (spec-decisions "Money"). */
   async function notify(order: Order, userId: number | null, content: (to: string) => EmailContent): Promise<void> {
     if (!order.email) return;
-    if (userId !== null && !(await getPreferences(db, userId)).orderUpdateEmails) return;
+    if (!(await mayEmailOrderNotice(db, userId))) return;
     await mailer.send(renderEmail(content(order.email), emailShop));
   }
 
@@ -235,7 +235,7 @@ export function createFulfilment({
           orderId,
           status: 'Shipped',
           actor: `admin ${actor.email}`,
-          note: `${input.carrier} ${input.trackingNumber}`,
+          note: `${carrierName(input.carrier)} ${input.trackingNumber}`,
         });
         await recordAudit(tx, actor, {
           action: 'order.shipped',

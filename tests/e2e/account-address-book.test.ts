@@ -111,7 +111,7 @@ describe('address book and payment methods', () => {
     expect(await cards(page).count()).toBe(1);
 
     await page.locator('#address-city').fill('Newtown');
-    await page.locator('#address-state').fill('NSW');
+    await page.locator('#address-state').selectOption('NSW');
     await page.locator('#address-postalCode').fill('2042');
     await page.locator('#address-phoneNumber').fill('02 9000 5555');
     await page.getByRole('button', { name: 'Save Address' }).click();

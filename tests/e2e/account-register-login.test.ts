@@ -26,7 +26,8 @@ async function fillRegistration(page: Page, user: ReturnType<typeof newUser>, em
   await page.locator('#register-confirmPassword').fill(user.password);
   await page.locator('#register-addressLine1').fill(user.address.addressLine1);
   await page.locator('#register-city').fill(user.address.city);
-  await page.locator('#register-state').fill(user.address.state);
+  // An Australian address's State is a select of the states and territories (issue 22).
+  await page.locator('#register-state').selectOption(user.address.state);
   await page.locator('#register-postalCode').fill(user.address.postalCode);
   await page.locator('#register-country').selectOption(user.address.country);
   await page.locator('#register-acceptTerms').check();

@@ -487,19 +487,23 @@ describe('the shop owner’s side, start to finish', () => {
     expect(await historyOf(adminPage)).toEqual(['Processing by customer · Paid by card']);
   });
 
-  it('the admin marks the order fulfilled: Succeeded, one more history line, the customer e-mailed, stock unchanged', async () => {
+  it('the admin ships the order with a carrier and tracking number: Succeeded, the shipment in the history, the customer e-mailed, stock unchanged', async () => {
     const mailsBefore = mailsTo(customer.user.email).length;
     expect(await adminPage.getByRole('button', { name: 'Cancel order' }).count()).toBe(1);
-    await adminPage.getByRole('button', { name: 'Mark fulfilled (Succeeded)' }).click();
+    // Issue 22: fulfilling a delivery is shipping it, with the carrier and its tracking number.
+    await adminPage.locator('#ship-carrier').selectOption('australia-post');
+    await adminPage.locator('#ship-trackingNumber').fill('AP000111222');
+    await adminPage.getByRole('button', { name: 'Mark shipped' }).click();
     await expect
-      .poll(() => adminPage.getByRole('status').filter({ hasText: 'Order moved' }).textContent(), SETTLE)
-      .toBe('Order moved to Succeeded. The customer has been e-mailed.');
+      .poll(() => adminPage.getByRole('status').filter({ hasText: 'Marked shipped' }).textContent(), SETTLE)
+      .toBe('Marked shipped. The customer has been e-mailed the tracking details.');
     await expect
       .poll(() => adminPage.getByText('No further moves for a Succeeded order.', { exact: true }).count(), SETTLE)
       .toBe(1);
     expect(await adminPage.getByRole('button', { name: 'Cancel order' }).count()).toBe(0);
     expect(await historyOf(adminPage)).toEqual([
       'Processing by customer · Paid by card',
+      `Shipped by admin ${admin.email.toLowerCase()} · Australia Post AP000111222`,
       `Succeeded by admin ${admin.email.toLowerCase()}`,
     ]);
     await expect
@@ -532,6 +536,7 @@ describe('the shop owner’s side, start to finish', () => {
     await hydrated(adminPage);
     expect(await historyOf(adminPage)).toEqual([
       'Processing by customer · Paid by card',
+      `Shipped by admin ${admin.email.toLowerCase()} · Australia Post AP000111222`,
       `Succeeded by admin ${admin.email.toLowerCase()}`,
       'Return requested by customer · Only needed the one kit',
     ]);
@@ -572,13 +577,14 @@ describe('the shop owner’s side, start to finish', () => {
     await adminPage.goto(`${baseUrl}/admin/orders/${order.id}`);
     await hydrated(adminPage);
     const history = await historyOf(adminPage);
-    expect(history.slice(0, 3)).toEqual([
+    expect(history.slice(0, 4)).toEqual([
       'Processing by customer · Paid by card',
+      `Shipped by admin ${admin.email.toLowerCase()} · Australia Post AP000111222`,
       `Succeeded by admin ${admin.email.toLowerCase()}`,
       'Return requested by customer · Only needed the one kit',
     ]);
-    expect(history).toHaveLength(4);
-    expect(history[3]).toMatch(
+    expect(history).toHaveLength(5);
+    expect(history[4]).toMatch(
       new RegExp(
         `^Returned by admin ${admin.email.toLowerCase().replaceAll('.', '\\.')} · Refunded ${refund.replace('$', '\\$')} \\(\\S+\\)$`,
       ),

@@ -13,6 +13,8 @@ import {
   fillCard,
   pick,
   registerShopper,
+  SHIPPING_FIELDS,
+  setShippingField,
   waitForStep,
 } from './shop-helpers.ts';
 
@@ -77,15 +79,15 @@ describe('cart, checkout and orders: axe, screenshots, CSP', () => {
     await hydrated(page);
     await waitForStep(page, 'Shipping');
     expect(await auditBothWidths(page, 'checkout-1-shipping')).toEqual([]);
-    const kept: Record<string, string> = {};
-    for (const field of ['fullName', 'email', 'address', 'city', 'state', 'postalCode']) {
+    const kept: Partial<Record<(typeof SHIPPING_FIELDS)[number], string>> = {};
+    for (const field of SHIPPING_FIELDS) {
       kept[field] = await page.locator(`#checkout-${field}`).inputValue();
-      await page.locator(`#checkout-${field}`).fill('');
+      await setShippingField(page, field, '');
     }
     await page.getByRole('button', { name: 'Continue to Payment' }).click();
     await expect.poll(() => fieldError(page, 'postalCode'), SETTLE).toBe('Postal code is required');
     expect(await auditBothWidths(page, 'checkout-1-shipping-errors')).toEqual([]);
-    for (const [field, value] of Object.entries(kept)) await page.locator(`#checkout-${field}`).fill(value);
+    for (const field of SHIPPING_FIELDS) await setShippingField(page, field, kept[field] ?? '');
     await page.getByRole('button', { name: 'Continue to Payment' }).click();
     await waitForStep(page, 'Payment');
   });

@@ -4,7 +4,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../contracts/catalog.ts';
 import type { Order } from '../../contracts/orders.ts';
-import { priceCart, priceOrder } from '../../contracts/pricing.ts';
+import { displayPrice, priceCart, priceOrder } from '../../contracts/pricing.ts';
 import {
   baseUrl,
   hydrated,
@@ -38,6 +38,7 @@ import {
   registerShopper,
   SHIPPING_FIELDS,
   type Shopper,
+  setShippingField,
   shippingText,
   stockOf,
   unitCents,
@@ -136,7 +137,14 @@ describe('a shopper’s cart, checkout and order, start to finish', () => {
     await waitForPath(page, '/cart');
     await hydrated(page);
     const columns = await page.getByRole('columnheader').allTextContents();
-    expect(columns.map((text) => text.trim())).toEqual(['Product', 'Price', 'Quantity', 'Total', 'Remove']);
+    // The ruling "Money": the unit price inc GST, the line total ex GST, each column saying which.
+    expect(columns.map((text) => text.trim())).toEqual([
+      'Product',
+      'Price (inc GST)',
+      'Quantity',
+      'Total (ex GST)',
+      'Remove',
+    ]);
     const lines: [Product, number][] = [
       [fromCard, 1],
       [onSale, 2],
@@ -148,12 +156,13 @@ describe('a shopper’s cart, checkout and order, start to finish', () => {
       await expect.poll(() => row.count(), SETTLE).toBe(1);
       expect(await cartQuantity(page, product.name)).toBe(String(quantity));
       const cells = await row.getByRole('cell').allTextContents();
-      expect(cells.join(' ')).toContain(money(unitCents(product)));
+      expect(cells.join(' ')).toContain(`${money(displayPrice(unitCents(product)).incGstCents)} inc GST`);
+      expect(cells.join(' ')).toContain(`${money(unitCents(product))} ex GST`);
       expect(cells.join(' ')).toContain(money(unitCents(product) * quantity));
     }
-    // The sale price is charged and the regular one struck through beside it.
+    // The sale price is charged and the regular one (GST-inclusive, as the headline) struck through beside it.
     expect(await cartRow(page, onSale.name).locator('s').textContent()).toBe(
-      money(unitCents({ ...onSale, discountPrice: null })),
+      `Was ${money(displayPrice(unitCents({ ...onSale, discountPrice: null })).incGstCents)}`,
     );
     await expectCartTotals(page, cartTotals(lines));
     const summary = page.getByRole('complementary', { name: 'Order Summary' });
@@ -260,7 +269,7 @@ describe('a shopper’s cart, checkout and order, start to finish', () => {
       total: money(expected.totalCents),
     });
 
-    for (const field of SHIPPING_FIELDS) await page.locator(`#checkout-${field}`).fill('');
+    for (const field of SHIPPING_FIELDS) await setShippingField(page, field, '');
     const next = page.getByRole('button', { name: 'Continue to Payment' });
     await next.click();
     await expect.poll(() => fieldError(page, 'fullName'), SETTLE).toBe('Full name is required');
@@ -280,7 +289,7 @@ describe('a shopper’s cart, checkout and order, start to finish', () => {
     await expect.poll(() => fieldError(page, 'email'), SETTLE).toBe('Email is invalid');
     expect(await fieldError(page, 'city')).toBe('City is required');
 
-    for (const field of SHIPPING_FIELDS) await page.locator(`#checkout-${field}`).fill(custom[field]);
+    for (const field of SHIPPING_FIELDS) await setShippingField(page, field, custom[field]);
     await next.click();
     await waitForStep(page, 'Payment');
     for (const field of SHIPPING_FIELDS) expect(await fieldError(page, field)).toBeNull();

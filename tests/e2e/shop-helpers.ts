@@ -287,6 +287,16 @@ export async function expectCartTotals(
 
 export const SHIPPING_FIELDS = ['fullName', 'email', 'address', 'city', 'state', 'postalCode'] as const;
 
+/** Types into a checkout shipping field; an Australian address's State is a select (issue 22). */
+export async function setShippingField(page: Page, field: (typeof SHIPPING_FIELDS)[number], value: string) {
+  const control = page.locator(`#checkout-${field}`);
+  if (field === 'state' && (await control.evaluate((element) => element.tagName)) === 'SELECT') {
+    await control.selectOption(value);
+  } else {
+    await control.fill(value);
+  }
+}
+
 export function checkoutStepHeading(page: Page) {
   return page.locator('#checkout-step').textContent();
 }
