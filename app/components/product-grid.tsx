@@ -65,7 +65,10 @@ export function ProductGrid({
 /** A grey card the shape of a product card, so a loading batch does not push content around when it fills in. */
 export function ProductCardSkeleton() {
   return (
-    <div className="flex h-full animate-pulse flex-col overflow-hidden rounded-lg border border-gray-200 bg-white">
+    <div
+      data-testid="product-skeleton"
+      className="flex h-full animate-pulse flex-col overflow-hidden rounded-lg border border-gray-200 bg-white"
+    >
       <div className="aspect-square bg-gray-100" />
       <div className="flex flex-1 flex-col gap-2 p-3">
         <div className="h-3 w-1/3 rounded bg-gray-200" />

@@ -11,11 +11,15 @@ import {
 } from '../../contracts/listing.ts';
 import { formatDollars } from '../../contracts/money.ts';
 import type { ProductCardItem } from '../../contracts/product-card.ts';
+import { useListScopeChanging } from '../lib/list-scope-change.ts';
 import { type ListingData, loadedListingParser, pageRange } from '../lib/listing.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import { Pagination } from './pagination.tsx';
 import { loadsListingParser, ProductFilters, useListingSubmit } from './product-filters.tsx';
 import { FIRST_SCREEN_CARDS, ProductGrid } from './product-grid.tsx';
+
+/** Placeholder cards while another category's list loads: two rows on a desktop. */
+const LISTING_SKELETONS = 8;
 
 interface ProductListingProps {
   listing: ListingData;
@@ -58,7 +62,8 @@ export function ProductListing({
       ? parseListingSearch(new URLSearchParams(pendingLocation.search), options)
       : undefined;
   const pendingState = pendingParsed?.success ? pendingParsed.state : state;
-  const busy = navigation.state === 'loading' && pendingLocation !== undefined;
+  const scopeChanging = useListScopeChanging();
+  const busy = navigation.state === 'loading' && pendingLocation !== undefined && !scopeChanging;
 
   // Uncontrolled like the filter inputs (see ProductFilters): follows the URL when it changes by other means.
   const pendingSort = pendingState.sort;
@@ -174,8 +179,16 @@ export function ProductListing({
 
         {filtered ? <ActiveFilters state={state} brands={brands} categories={categories} hrefWith={hrefWith} /> : null}
 
-        <div aria-busy={busy} className={`mt-5 transition-opacity ${busy ? 'pointer-events-none opacity-60' : ''}`}>
-          {products.items.length > 0 ? (
+        <div
+          aria-busy={busy || scopeChanging}
+          className={`mt-5 transition-opacity ${busy ? 'pointer-events-none opacity-60' : ''}`}
+        >
+          {scopeChanging ? (
+            <>
+              <p className="sr-only">Loading products…</p>
+              <ProductGrid products={[]} skeletons={LISTING_SKELETONS} layout={filters ? 'with-sidebar' : 'wide'} />
+            </>
+          ) : products.items.length > 0 ? (
             <ProductGrid
               products={products.items}
               hrefFor={hrefFor}

@@ -10,6 +10,7 @@ import { ProductGrid } from '../components/product-grid.tsx';
 import { RouteError } from '../components/route-error.tsx';
 import { ScrollRow } from '../components/scroll-row.tsx';
 import { SectionError } from '../components/section-error.tsx';
+import { useListScopeChanging } from '../lib/list-scope-change.ts';
 import { brandsByProductCount } from '../lib/listing.ts';
 import { nullIfNotFound } from '../lib/not-found.ts';
 import { pageUrl } from '../lib/page-url.ts';
@@ -90,6 +91,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export default function CategoryPage({ loaderData }: Route.ComponentProps) {
   const { category, brands, subcategories, topProducts, productCount, origin } = loaderData;
+  const scopeChanging = useListScopeChanging();
   return (
     <div className="mx-auto max-w-7xl px-4 pt-4 pb-12">
       <Breadcrumb origin={origin} items={[{ label: category.name }]} />
@@ -191,7 +193,12 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
             </Link>
           </div>
           <div className="mt-4">
-            {topProducts === null ? (
+            {scopeChanging ? (
+              <div aria-busy="true">
+                <p className="sr-only">Loading products…</p>
+                <ProductGrid products={[]} skeletons={CATEGORY_TOP_PRODUCTS} />
+              </div>
+            ) : topProducts === null ? (
               <SectionError message="Failed to fetch category products" />
             ) : (
               <ProductGrid
