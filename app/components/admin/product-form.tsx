@@ -119,6 +119,8 @@ export function ProductForm({
     null,
   );
   const formId = useId();
+  /** The created product as the shop stored it, fetched again after its pictures went up (spec §2 /upload). */
+  const [created, setCreated] = useState<CreatedProduct | null>(null);
 
   const previews = useMemo(() => files.map((file) => ({ name: file.name, url: URL.createObjectURL(file) })), [files]);
   useEffect(
@@ -131,10 +133,25 @@ export function ProductForm({
   const subcategories = choices.subcategories.filter(
     (subcategory) => String(subcategory.categoryId) === values.categoryId,
   );
+  /**
+   * A field's error goes as soon as its value passes (not at the next submit), as the shop's
+   * other forms' errors do once the shopper puts them right; none is added while typing.
+   */
+  const clearIfCorrected = (next: ProductFormValues, field: string) =>
+    setErrors((current) => {
+      if (!current[field]) return current;
+      const parsed = productInputSchema.safeParse(bodyOf(next));
+      if (!parsed.success && errorsFrom(parsed.error.issues)[field]) return current;
+      const { [field]: _corrected, ...rest } = current;
+      return rest;
+    });
   const set =
     <K extends keyof ProductFormValues>(key: K) =>
-    (value: ProductFormValues[K]) =>
-      setValues((current) => ({ ...current, [key]: value }));
+    (value: ProductFormValues[K]) => {
+      const next = { ...values, [key]: value };
+      setValues(next);
+      clearIfCorrected(next, key);
+    };
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -149,6 +166,7 @@ export function ProductForm({
     setBusy(true);
     setErrors({});
     setOutcome(null);
+    setCreated(null);
     try {
       const response = await fetch(editing ? `/api/products/${initial.id}` : '/api/products', {
         method: editing ? 'PUT' : 'POST',
@@ -192,7 +210,10 @@ export function ProductForm({
         message: editing ? PRODUCT_MESSAGES.updated : PRODUCT_MESSAGES.created,
         productId,
       });
-      if (!editing) setValues(EMPTY_PRODUCT);
+      if (!editing) {
+        setValues(EMPTY_PRODUCT);
+        setCreated(await fetchCreated(productId));
+      }
       onSaved?.(productId);
     } catch {
       setOutcome({ tone: 'error', message: PRODUCT_MESSAGES.failed });
@@ -268,13 +289,15 @@ export function ProductForm({
         name={key}
         value={values[key]}
         disabled={disabled}
-        onChange={(event) =>
-          setValues((current) => ({
-            ...current,
+        onChange={(event) => {
+          const next = {
+            ...values,
             [key]: event.target.value,
             ...(key === 'categoryId' ? { subcategoryId: '' } : {}),
-          }))
-        }
+          };
+          setValues(next);
+          clearIfCorrected(next, key);
+        }}
         aria-invalid={errors[key] ? true : undefined}
         aria-describedby={errors[key] ? `${formId}-${key}-error` : undefined}
         className={inputClass(Boolean(errors[key]))}
@@ -315,6 +338,7 @@ export function ProductForm({
           ) : null}
         </FormMessage>
       ) : null}
+      {created ? <CreatedPictures product={created} /> : null}
       <fieldset className={`${section} grid gap-4 sm:grid-cols-2`}>
         <legend className={legend}>Basic Information</legend>
         {text('name', 'Product name', { required: true, maxLength: 200, wide: true })}
@@ -446,13 +470,16 @@ export function ProductForm({
         ) : null}
         <ul className="space-y-3">
           {values.variants.map((variant, index) => {
-            const setVariant = (field: 'name' | 'sku' | 'price' | 'stockQuantity', value: string) =>
-              setValues((current) => ({
-                ...current,
-                variants: current.variants.map((candidate) =>
+            const setVariant = (field: 'name' | 'sku' | 'price' | 'stockQuantity', value: string) => {
+              const next = {
+                ...values,
+                variants: values.variants.map((candidate) =>
                   candidate.key === variant.key ? { ...candidate, [field]: value } : candidate,
                 ),
-              }));
+              };
+              setValues(next);
+              clearIfCorrected(next, `variants.${index}.${field}`);
+            };
             const fieldError = (field: string) => errors[`variants.${index}.${field}`];
             return (
               <li
@@ -531,5 +558,50 @@ export function ProductForm({
         {editing ? (busy ? 'Saving Product...' : 'Save Product') : busy ? 'Creating Product...' : 'Create Product'}
       </button>
     </form>
+  );
+}
+
+interface CreatedProduct {
+  name: string;
+  images: { id?: number; imageUrl: string; isPrimary: boolean; altText?: string }[];
+}
+
+/** The product just created, read back from the shop; null when that read fails (the links still lead to it). */
+async function fetchCreated(productId: number): Promise<CreatedProduct | null> {
+  try {
+    const response = await fetch(`/api/products/${productId}`);
+    return response.ok ? ((await response.json()) as CreatedProduct) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The created product's pictures as stored (the sizes the shop made), primary first, so the owner sees what went up. */
+function CreatedPictures({ product }: { product: CreatedProduct }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="rounded-lg border border-gray-200 bg-white p-5">
+      <h2 id={headingId} className="font-display text-xl font-bold uppercase">
+        Uploaded pictures
+      </h2>
+      {product.images.length === 0 ? (
+        <p className="mt-2 text-sm text-gray-700">{product.name} has no pictures yet.</p>
+      ) : (
+        <ul className="mt-3 flex flex-wrap gap-3">
+          {product.images.map((image) => (
+            <li key={image.id ?? image.imageUrl} className="w-28 text-center text-xs">
+              <img
+                src={image.imageUrl}
+                alt={image.altText || product.name}
+                width={112}
+                height={112}
+                className="h-28 w-28 rounded border border-gray-200 bg-white object-contain"
+              />
+              {image.isPrimary ? <span className="mt-1 block font-semibold">Primary</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
