@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { data, Form, isRouteErrorResponse, Link, useNavigation, useRouteError, useRouteLoaderData } from 'react-router';
 import { z } from 'zod';
+import type { AccountSummary } from '../../contracts/account-fields.ts';
 import {
   CONTACT_LIMITS,
   type ContactFormValues,
@@ -244,6 +245,21 @@ function ContactForm({
   const errors = result?.status === 'invalid' ? result.errors : {};
   const errorFields = FIELDS.filter((field) => errors[field]?.length);
   const summaryRef = useRef<HTMLDivElement>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const account = (useRouteLoaderData('root') as { account?: AccountSummary | null } | undefined)?.account;
+
+  // A signed-in shopper's name and e-mail, filled in once their account part is in (the page is
+  // the same for everyone, so not on the server), into fields still empty: never over what they typed.
+  useEffect(() => {
+    if (!account) return;
+    for (const [input, value] of [
+      [nameRef.current, account.name],
+      [emailRef.current, account.email],
+    ] as const) {
+      if (input && input.value === '') input.value = value;
+    }
+  }, [account]);
 
   // After a failed attempt, take keyboard and screen-reader users to the list of problems.
   useEffect(() => {
@@ -309,6 +325,7 @@ function ContactForm({
         <Field field="name" required errors={errors.name}>
           <input
             {...fieldProps('name')}
+            ref={nameRef}
             type="text"
             autoComplete="name"
             maxLength={CONTACT_LIMITS.name}
@@ -319,6 +336,7 @@ function ContactForm({
         <Field field="email" required errors={errors.email}>
           <input
             {...fieldProps('email')}
+            ref={emailRef}
             type="email"
             autoComplete="email"
             inputMode="email"

@@ -99,9 +99,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return data<ActionResult>({ intent, ok: true, ...result });
     }
     if (intent === 'return') {
-      const items = [...form.entries()]
-        .filter(([name]) => name.startsWith('qty-'))
-        .map(([name, value]) => ({ orderItemId: Number(name.slice(4)), quantity: Number(value) }))
+      // The ticked lines (`item`), each with its quantity (`qty-<line id>`, 1 … what was bought).
+      const items = form
+        .getAll('item')
+        .map((id) => ({ orderItemId: Number(id), quantity: Number(form.get(`qty-${id}`)) }))
         .filter((item) => Number.isInteger(item.quantity) && item.quantity > 0);
       const parsed = returnRequestSchema.safeParse({ reason: form.get('reason') ?? '', items });
       if (!parsed.success) {
@@ -388,26 +389,44 @@ function ReturnForm({ order, returnsUntil }: { order: Order; returnsUntil: strin
         <fieldset>
           <legend className="text-sm font-semibold">What are you returning?</legend>
           <ul className="mt-2 space-y-2">
-            {order.items.map((item) => (
-              <li key={item.id} className="flex items-center justify-between gap-3 text-sm">
-                <label htmlFor={`return-qty-${item.id}`}>
-                  {item.productName}
-                  {item.variantName ? ` (${item.variantName})` : ''}
-                </label>
-                <select
-                  id={`return-qty-${item.id}`}
-                  name={`qty-${item.id}`}
-                  defaultValue={String(item.quantity)}
-                  className="rounded border border-gray-400 px-2 py-1.5"
-                >
-                  {Array.from({ length: item.quantity + 1 }, (_, quantity) => (
-                    <option key={quantity} value={quantity}>
-                      {quantity}
-                    </option>
-                  ))}
-                </select>
-              </li>
-            ))}
+            {order.items.map((item) => {
+              const name = `${item.productName}${item.variantName ? ` (${item.variantName})` : ''}`;
+              return (
+                <li key={item.id} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-sm">
+                  <label className="flex items-center gap-2">
+                    <input
+                      type="checkbox"
+                      name="item"
+                      value={item.id}
+                      defaultChecked
+                      className="size-4 accent-navy-800"
+                    />
+                    <span>
+                      <span className="sr-only">Return </span>
+                      {name}
+                    </span>
+                  </label>
+                  {/* What a line is returned in: 1 up to what was bought; leaving a line out is its box, not a 0. */}
+                  <span className="flex items-center gap-2">
+                    <label htmlFor={`return-qty-${item.id}`}>
+                      Quantity<span className="sr-only"> of {name} to return</span>
+                    </label>
+                    <select
+                      id={`return-qty-${item.id}`}
+                      name={`qty-${item.id}`}
+                      defaultValue={String(item.quantity)}
+                      className="rounded border border-gray-400 px-2 py-1.5"
+                    >
+                      {Array.from({ length: item.quantity }, (_, index) => (
+                        <option key={index + 1} value={index + 1}>
+                          {index + 1}
+                        </option>
+                      ))}
+                    </select>
+                  </span>
+                </li>
+              );
+            })}
           </ul>
         </fieldset>
         <div>
