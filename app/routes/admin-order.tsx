@@ -9,6 +9,7 @@ import { ReturnDecision } from '../components/admin/return-decision.tsx';
 import { adjustmentNoteHref, refundSentence } from '../components/order-refunds.tsx';
 import { OrderStatusBadge } from '../components/order-status-badge.tsx';
 import { PostalAddress } from '../components/postal-address.tsx';
+import { StackedLabel } from '../components/stacked-label.tsx';
 import { type BackOfficeResult, handleBackOfficeAction } from '../lib/back-office-actions.server.ts';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf } from '../lib/form-errors.ts';
@@ -159,8 +160,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           </section>
         </div>
 
-        <section className="overflow-x-auto rounded-lg border border-gray-200 bg-white">
-          <table className="w-full min-w-[32rem] text-sm">
+        <section className="rounded-lg border border-gray-200 bg-white sm:overflow-x-auto">
+          <table className="stacked-table w-full text-sm sm:min-w-[32rem]">
             <caption className="px-4 pt-4 text-left font-display text-xl font-bold uppercase">Lines</caption>
             <thead className="border-b border-gray-200 text-left text-xs uppercase tracking-wide text-gray-600">
               <tr>
@@ -184,16 +185,28 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             <tbody className="divide-y divide-gray-100">
               {order.items.map((item) => (
                 <tr key={item.id}>
-                  <td className="px-4 py-2">
+                  <td className="stacked-table-lead px-4 py-2">
                     <Link to={`/product/${item.productId}`} className="hover:underline">
                       {item.productName}
                     </Link>
                     {item.variantName ? <span className="block text-xs text-gray-700">{item.variantName}</span> : null}
                   </td>
-                  <td className="px-2 py-2">{item.sku}</td>
-                  <td className="tabular px-2 py-2 text-right">{formatDollars(item.unitPrice)}</td>
-                  <td className="tabular px-2 py-2 text-right">{item.quantity}</td>
-                  <td className="tabular px-4 py-2 text-right">{formatDollars(item.lineTotal)}</td>
+                  <td className="px-2 py-2">
+                    <StackedLabel>SKU</StackedLabel>
+                    <span>{item.sku}</span>
+                  </td>
+                  <td className="tabular px-2 py-2 text-right">
+                    <StackedLabel>Price</StackedLabel>
+                    <span>{formatDollars(item.unitPrice)}</span>
+                  </td>
+                  <td className="tabular px-2 py-2 text-right">
+                    <StackedLabel>Qty</StackedLabel>
+                    <span>{item.quantity}</span>
+                  </td>
+                  <td className="tabular px-4 py-2 text-right">
+                    <StackedLabel>Total</StackedLabel>
+                    <span>{formatDollars(item.lineTotal)}</span>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -4,6 +4,7 @@ import { inputClass } from '../components/account/form-field.tsx';
 import { AdminError, AdminLayout } from '../components/admin/admin-layout.tsx';
 import { OrderStatusBadge } from '../components/order-status-badge.tsx';
 import { PageLinks } from '../components/page-links.tsx';
+import { StackedLabel } from '../components/stacked-label.tsx';
 import { pageUrl } from '../lib/page-url.ts';
 import { requireAdmin } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
@@ -67,8 +68,8 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           No orders found
         </p>
       ) : (
-        <div className="mt-2 overflow-x-auto rounded-lg border border-gray-200 bg-white">
-          <table className="w-full min-w-[40rem] text-sm">
+        <div className="mt-2 rounded-lg border border-gray-200 bg-white sm:overflow-x-auto">
+          <table className="stacked-table w-full text-sm sm:min-w-[40rem]">
             <thead className="border-b border-gray-200 text-left text-xs uppercase tracking-wide text-gray-600">
               <tr>
                 <th scope="col" className="px-4 py-3">
@@ -94,18 +95,31 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
             <tbody className="divide-y divide-gray-100">
               {items.map((order) => (
                 <tr key={order.id}>
-                  <td className="px-4 py-3">
+                  <td className="stacked-table-lead px-4 py-3">
                     <Link to={`/admin/orders/${order.id}`} className="font-semibold text-navy-800 hover:underline">
                       {order.orderNumber}
                     </Link>
                   </td>
-                  <td className="px-2 py-3">{placed.format(new Date(order.createdAt))}</td>
-                  <td className="px-2 py-3">{order.email ?? 'Deleted account'}</td>
                   <td className="px-2 py-3">
+                    <StackedLabel>Placed</StackedLabel>
+                    <span>{placed.format(new Date(order.createdAt))}</span>
+                  </td>
+                  <td className="px-2 py-3">
+                    <StackedLabel>Customer</StackedLabel>
+                    <span className="min-w-0 break-all">{order.email ?? 'Deleted account'}</span>
+                  </td>
+                  <td className="px-2 py-3">
+                    <StackedLabel>Status</StackedLabel>
                     <OrderStatusBadge status={order.status} />
                   </td>
-                  <td className="tabular px-2 py-3 text-right">{order.itemCount}</td>
-                  <td className="tabular px-4 py-3 text-right font-semibold">{formatDollars(order.total)}</td>
+                  <td className="tabular px-2 py-3 text-right">
+                    <StackedLabel>Items</StackedLabel>
+                    <span>{order.itemCount}</span>
+                  </td>
+                  <td className="tabular px-4 py-3 text-right font-semibold">
+                    <StackedLabel>Total</StackedLabel>
+                    <span>{formatDollars(order.total)}</span>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -5,6 +5,7 @@ import { FormMessage, inputClass, SubmitButton } from '../components/account/for
 import { AdminError, AdminLayout } from '../components/admin/admin-layout.tsx';
 import { CsvImport } from '../components/admin/csv-import.tsx';
 import { PageLinks } from '../components/page-links.tsx';
+import { StackedLabel } from '../components/stacked-label.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf } from '../lib/form-errors.ts';
 import { pageUrl } from '../lib/page-url.ts';
@@ -96,8 +97,8 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
       <p className="mt-4 text-sm text-gray-700">{totalCount} products</p>
       {/* relative: the rows' visually hidden labels are positioned absolutely; without a positioned
           scroll box they escape it and widen the whole page on a phone. */}
-      <div className="relative mt-2 overflow-x-auto rounded-lg border border-gray-200 bg-white">
-        <table className="w-full min-w-[56rem] text-sm">
+      <div className="relative mt-2 rounded-lg border border-gray-200 bg-white sm:overflow-x-auto">
+        <table className="stacked-table w-full text-sm sm:min-w-[56rem]">
           <thead className="border-b border-gray-200 text-left text-xs uppercase tracking-wide text-gray-600">
             <tr>
               <th scope="col" className="px-4 py-3">
@@ -126,21 +127,34 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
           <tbody className="divide-y divide-gray-100">
             {items.map((product) => (
               <tr key={product.id} className={product.isActive ? undefined : 'bg-gray-50 text-gray-600'}>
-                <td className="px-4 py-2">
+                <td className="stacked-table-lead px-4 py-2">
                   <Link to={`/admin/products/${product.id}`} className="font-semibold text-navy-800 hover:underline">
                     {product.name}
                   </Link>
                 </td>
-                <td className="px-2 py-2">{product.sku}</td>
-                <td className="px-2 py-2">{product.category}</td>
-                <td className="px-2 py-2">{product.brand}</td>
-                <td className="tabular px-2 py-2 text-right">
-                  {formatDollars(product.discountPrice ?? product.price)}
-                  {product.discountPrice !== null ? (
-                    <s className="ml-1 text-xs text-gray-500">{formatDollars(product.price)}</s>
-                  ) : null}
+                <td className="px-2 py-2">
+                  <StackedLabel>SKU</StackedLabel>
+                  <span>{product.sku}</span>
                 </td>
                 <td className="px-2 py-2">
+                  <StackedLabel>Category</StackedLabel>
+                  <span>{product.category}</span>
+                </td>
+                <td className="px-2 py-2">
+                  <StackedLabel>Brand</StackedLabel>
+                  <span>{product.brand}</span>
+                </td>
+                <td className="tabular px-2 py-2 text-right">
+                  <StackedLabel>Price</StackedLabel>
+                  <span>
+                    {formatDollars(product.discountPrice ?? product.price)}
+                    {product.discountPrice !== null ? (
+                      <s className="ml-1 text-xs text-gray-500">{formatDollars(product.price)}</s>
+                    ) : null}
+                  </span>
+                </td>
+                <td className="px-2 py-2">
+                  <StackedLabel>Stock</StackedLabel>
                   <Form method="post" preventScrollReset className="flex items-center gap-1">
                     <input type="hidden" name="productId" value={product.id} />
                     <label className="sr-only" htmlFor={`stock-${product.id}`}>
@@ -161,6 +175,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
                   </Form>
                 </td>
                 <td className="px-4 py-2">
+                  <StackedLabel>Shown</StackedLabel>
                   <Form method="post" preventScrollReset>
                     <input type="hidden" name="productId" value={product.id} />
                     <SubmitButton

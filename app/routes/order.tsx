@@ -10,6 +10,7 @@ import { OrderRefunds, refundSentence } from '../components/order-refunds.tsx';
 import { OrderStatusBadge } from '../components/order-status-badge.tsx';
 import { OrderTimeline } from '../components/order-timeline.tsx';
 import { PostalAddress } from '../components/postal-address.tsx';
+import { StackedLabel } from '../components/stacked-label.tsx';
 import { pullSavedCart } from '../lib/cart-sync.ts';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf } from '../lib/form-errors.ts';
@@ -221,8 +222,8 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           <h2 id="order-items" className="px-5 pt-5 font-display text-2xl font-bold uppercase">
             Items
           </h2>
-          <div className="overflow-x-auto">
-            <table className="mt-3 w-full min-w-[32rem] text-sm">
+          <div className="sm:overflow-x-auto">
+            <table className="stacked-table mt-3 w-full text-sm sm:min-w-[32rem]">
               <thead className="border-b border-gray-200 text-left text-xs uppercase tracking-wide text-gray-600">
                 <tr>
                   <th scope="col" className="px-5 py-2">
@@ -242,7 +243,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               <tbody className="divide-y divide-gray-100">
                 {order.items.map((item) => (
                   <tr key={item.id}>
-                    <td className="px-5 py-3">
+                    <td className="stacked-table-lead px-5 py-3">
                       <div className="flex items-center gap-3">
                         <img
                           src={item.imageUrl ?? DEFAULT_IMAGE}
@@ -265,9 +266,18 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                         </span>
                       </div>
                     </td>
-                    <td className="tabular px-2 py-3 text-right">{formatDollars(item.unitPrice)}</td>
-                    <td className="tabular px-2 py-3 text-right">{item.quantity}</td>
-                    <td className="tabular px-5 py-3 text-right font-semibold">{formatDollars(item.lineTotal)}</td>
+                    <td className="tabular px-2 py-3 text-right">
+                      <StackedLabel>Price</StackedLabel>
+                      <span>{formatDollars(item.unitPrice)}</span>
+                    </td>
+                    <td className="tabular px-2 py-3 text-right">
+                      <StackedLabel>Quantity</StackedLabel>
+                      <span>{item.quantity}</span>
+                    </td>
+                    <td className="tabular px-5 py-3 text-right font-semibold">
+                      <StackedLabel>Total</StackedLabel>
+                      <span>{formatDollars(item.lineTotal)}</span>
+                    </td>
                   </tr>
                 ))}
               </tbody>
