@@ -520,7 +520,9 @@ describe('the shop owner’s side, start to finish', () => {
     await hydrated(customerPage);
     expect(await customerPage.getByTestId('order-status').textContent()).toBe('Succeeded');
     await customerPage.getByText('Initiate Return', { exact: true }).click();
-    const quantity = customerPage.getByLabel(`${PRODUCT.name} (${PRODUCT.variant.name})`, { exact: true });
+    const quantity = customerPage.getByLabel(`Quantity of ${PRODUCT.name} (${PRODUCT.variant.name}) to return`, {
+      exact: true,
+    });
     expect(await quantity.inputValue()).toBe('2');
     await quantity.selectOption('1');
     await customerPage.getByLabel('Reason for the return', { exact: true }).fill('Only needed the one kit');
