@@ -51,13 +51,15 @@ export function Price({ exGst, size = 'card', onSale = false, align = 'start', s
     <span className={`tabular inline-flex flex-col ${ALIGN[align].box}`} data-testid={testId}>
       {/* On a narrow card "inc GST" may drop under a long figure rather than spill out. */}
       <span className={`flex flex-wrap items-baseline gap-x-1 ${ALIGN[align].row}`}>
+        {srPrefix ? <span className="sr-only">{srPrefix} </span> : null}
         <span className={`${HEADLINE[size]} whitespace-nowrap font-bold ${onSale ? 'text-sale' : 'text-ink'}`}>
-          {srPrefix ? <span className="sr-only">{srPrefix} </span> : null}
           {formatIncGst(exGst)}
         </span>{' '}
         <span className={`${SMALL[size]} whitespace-nowrap font-semibold text-gray-700`}>inc GST</span>
       </span>
-      <span className={`${SMALL[size]} whitespace-nowrap text-gray-600`}>{formatDollars(exGst)} ex GST</span>
+      <span className={`${SMALL[size]} ${size === 'page' ? 'mt-1.5' : ''} whitespace-nowrap text-gray-600`}>
+        {formatDollars(exGst)} ex GST
+      </span>
     </span>
   );
 }

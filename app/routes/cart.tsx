@@ -267,10 +267,13 @@ function CartRow({ line, interactive }: { line: ShownLine; interactive: boolean 
         <Stepper line={line} interactive={interactive} />
       </td>
       <td className="tabular col-start-2 font-semibold sm:table-cell sm:px-2 sm:py-4 sm:text-right">
-        <span className="sr-only sm:hidden">Total </span>
-        {formatDollars(centsToDollars(dollarsToCents(line.unitPrice) * line.sellable))}
-        {/* The spec's line total is ex GST; the Order Summary adds GST once for the order. */}
-        <span className="block text-xs font-normal text-gray-600">ex GST</span>
+        {/* On a phone the column header is hidden: the line says what the figure is. */}
+        <span className="whitespace-nowrap">
+          <span className="font-normal text-gray-600 sm:hidden">Total </span>
+          {formatDollars(centsToDollars(dollarsToCents(line.unitPrice) * line.sellable))}
+          {/* The spec's line total is ex GST; the Order Summary adds GST once for the order. */}
+          <span className="ml-1 text-xs font-normal text-gray-600 sm:ml-0 sm:block">ex GST</span>
+        </span>
       </td>
       <td className="col-start-3 text-right sm:table-cell sm:py-4 sm:pr-4">
         <button

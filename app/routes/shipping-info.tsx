@@ -109,23 +109,24 @@ export default function ShippingInfoPage({ loaderData }: Route.ComponentProps) {
         One simple rule for every order, worked out the same way in your cart, at checkout and on your invoice.
       </p>
 
-      <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        <li className="rounded-lg border-t-4 border-accent bg-navy-900 p-5 text-white">
+      {/* Three rules on the first row, the two free ways on the second, halves of the width. */}
+      <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-6">
+        <li className="rounded-lg border-t-4 border-accent bg-navy-900 p-5 text-white lg:col-span-2">
           <p className="font-display text-3xl font-bold uppercase">Free delivery</p>
           <p className="mt-1 text-gray-200">
             on orders over <strong className="text-white">{threshold}</strong> before GST
           </p>
         </li>
-        <li className="rounded-lg border-t-4 border-navy-700 bg-navy-100 p-5">
+        <li className="rounded-lg border-t-4 border-navy-700 bg-navy-100 p-5 lg:col-span-2">
           <p className="font-display text-3xl font-bold uppercase">{flatRate} flat rate</p>
           <p className="mt-1 text-gray-700">on orders of {threshold} or less before GST, anywhere in Australia</p>
         </li>
-        <li className="rounded-lg border-t-4 border-navy-700 bg-navy-100 p-5">
+        <li className="rounded-lg border-t-4 border-navy-700 bg-navy-100 p-5 lg:col-span-2">
           <p className="font-display text-3xl font-bold uppercase">GST {rules.gstPercent}%</p>
           <p className="mt-1 text-gray-700">included in the prices we show, with the price before GST beside them</p>
         </li>
         {rules.premiumShipsFree ? (
-          <li className="rounded-lg border-t-4 border-accent bg-navy-100 p-5">
+          <li className="rounded-lg border-t-4 border-accent bg-navy-100 p-5 lg:col-span-3">
             <p className="font-display text-3xl font-bold uppercase">Premium members</p>
             <p className="mt-1 text-gray-700">
               ship free at any subtotal.{' '}
@@ -136,7 +137,7 @@ export default function ShippingInfoPage({ loaderData }: Route.ComponentProps) {
           </li>
         ) : null}
         {rules.collectIsFree ? (
-          <li className="rounded-lg border-t-4 border-navy-700 bg-navy-100 p-5">
+          <li className="rounded-lg border-t-4 border-navy-700 bg-navy-100 p-5 sm:col-span-2 lg:col-span-3">
             <p className="font-display text-3xl font-bold uppercase">Click &amp; collect</p>
             <p className="mt-1 text-gray-700">is free from our {shop.address.suburb} store, at any subtotal</p>
           </li>

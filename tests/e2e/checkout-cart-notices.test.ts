@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../contracts/catalog.ts';
 import { centsToDollars } from '../../contracts/money.ts';
 import type { Order } from '../../contracts/orders.ts';
-import { priceCart } from '../../contracts/pricing.ts';
+import { displayPrice, priceCart } from '../../contracts/pricing.ts';
 import { baseUrl, hydrated, SETTLE, type WatchedPage, waitForPath, watchedPage } from './account-helpers.ts';
 import { launchBrowser } from './browser.ts';
 import {
@@ -52,6 +52,9 @@ describe('the cart page’s change notices', () => {
   let offSale: Product;
   let buyout: Order | undefined;
   const oldPriceCents = () => unitCents(repriced) + 500;
+  /** The notice quotes both prices GST-inclusive, as the line's headline (issue 22). */
+  const priceNotice = () =>
+    `Price changed from ${money(displayPrice(oldPriceCents()).incGstCents)} to ${money(displayPrice(unitCents(repriced)).incGstCents)} (inc GST)`;
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -101,9 +104,7 @@ describe('the cart page’s change notices', () => {
       await page.reload();
       await hydrated(page);
 
-      await expect
-        .poll(() => lineNotice(page, repriced.name), SETTLE)
-        .toBe(`Price changed from ${money(oldPriceCents())} to ${money(unitCents(repriced))}`);
+      await expect.poll(() => lineNotice(page, repriced.name), SETTLE).toBe(priceNotice());
       expect(await lineNotice(page, short.name)).toBe(`Only ${short.stockQuantity} left`);
       expect(await lineNotice(page, soldOut.name)).toBe('No longer available');
       expect(await lineNotice(page, offSale.name)).toBe('No longer available');
@@ -115,8 +116,11 @@ describe('the cart page’s change notices', () => {
         (await cartRow(page, product.name).getByRole('cell').allTextContents()).join(' ');
       expect(await cells(repriced)).toContain(money(unitCents(repriced) * 2));
       // The old price appears in the notice only; the line is priced at today's.
-      const notice = `Price changed from ${money(oldPriceCents())} to ${money(unitCents(repriced))}`;
+      const notice = priceNotice();
       expect((await cells(repriced)).replace(notice, '')).not.toContain(money(oldPriceCents()));
+      expect((await cells(repriced)).replace(notice, '')).not.toContain(
+        money(displayPrice(oldPriceCents()).incGstCents),
+      );
       expect(await cells(short)).toContain(money(unitCents(short) * short.stockQuantity));
       expect(await cells(soldOut)).toContain('$0.00');
       expect(await cells(offSale)).toContain('$0.00');
@@ -151,9 +155,7 @@ describe('the cart page’s change notices', () => {
           .click();
         await expect.poll(() => cartRow(page, product.name).count(), SETTLE).toBe(0);
       }
-      expect(await lineNotice(page, repriced.name)).toBe(
-        `Price changed from ${money(oldPriceCents())} to ${money(unitCents(repriced))}`,
-      );
+      expect(await lineNotice(page, repriced.name)).toBe(priceNotice());
       expect(await browserCartQuantities(page)).toEqual({ [repriced.id]: 2, [short.id]: short.stockQuantity });
       await expectCartTotals(
         page,

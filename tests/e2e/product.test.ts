@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FullProduct, Product, ProductPage } from '../../contracts/catalog.ts';
-import { formatDollars } from '../../contracts/money.ts';
+import { centsToDollars, dollarsToCents, formatDollars } from '../../contracts/money.ts';
+import { displayPrice } from '../../contracts/pricing.ts';
 import { injectAxe } from './axe.ts';
 import { launchBrowser, watchPageErrors } from './browser.ts';
 
@@ -96,8 +97,14 @@ describe('product page', () => {
       expect(html).toMatch(
         new RegExp(`<h1[^>]*>${escapeHtml(product.name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</h1>`),
       );
-      expect(html).toContain(formatDollars(product.discountPrice!));
-      expect(html).toContain(formatDollars(product.price));
+      // GST-inclusive headline, Was and Save (issue 22), the ex-GST price beside the headline.
+      const now = displayPrice(dollarsToCents(product.discountPrice!)).incGstCents;
+      const was = displayPrice(dollarsToCents(product.price)).incGstCents;
+      expect(html).toContain(formatDollars(centsToDollars(now)));
+      expect(html).toContain(`${formatDollars(product.discountPrice!)}<!-- --> ex GST`);
+      expect(html).toContain(`Was <s>${formatDollars(centsToDollars(was))}</s>`);
+      expect(html).toContain(`Save <!-- -->${formatDollars(centsToDollars(was - now))}`);
+      expect(html).not.toContain('excluding GST');
       const breadcrumb = /<nav aria-label="Breadcrumb"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '';
       expect(breadcrumb).toContain('>Home<');
       expect(breadcrumb).toContain(`href="/category/${category.id}"`);
@@ -118,7 +125,8 @@ describe('product page', () => {
       name: product.name,
       sku: product.sku,
       offers: {
-        price: product.discountPrice!.toFixed(2),
+        // What the shopper pays, GST included, as the page headlines it.
+        price: centsToDollars(displayPrice(dollarsToCents(product.discountPrice!)).incGstCents).toFixed(2),
         priceCurrency: 'AUD',
         availability: 'https://schema.org/InStock',
       },

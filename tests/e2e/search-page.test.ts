@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDollars } from '../../contracts/money.ts';
+import { centsToDollars, dollarsToCents, formatDollars } from '../../contracts/money.ts';
+import { displayPrice } from '../../contracts/pricing.ts';
 import type { SearchResponse } from '../../contracts/search.ts';
 import { seriousAxeViolations } from './axe.ts';
 import { api, baseUrl, gridNames, htmlText, SETTLE, waitForHydration } from './browse-helpers.ts';
@@ -98,9 +99,13 @@ describe('search results page', () => {
     await expect.poll(() => results(page), SETTLE).toEqual(cheapest.results.map((result) => result.name));
     const first = cheapest.results[0]!;
     const cards = page.getByRole('list', { name: 'Search results' });
-    expect(await cards.locator(':scope > li').first().textContent()).toContain(
-      formatDollars(first.discountPrice ?? first.price),
+    // The card headlines the price GST-inclusive, the ex-GST price beside it (issue 22).
+    const firstCard = (await cards.locator(':scope > li').first().textContent()) ?? '';
+    const shown = first.discountPrice ?? first.price;
+    expect(firstCard).toContain(
+      `${formatDollars(centsToDollars(displayPrice(dollarsToCents(shown)).incGstCents))} inc GST`,
     );
+    expect(firstCard).toContain(`${formatDollars(shown)} ex GST`);
     await page.close();
   });
 
