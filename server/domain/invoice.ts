@@ -175,6 +175,8 @@ export function renderInvoicePdf({ order, legacy }: IssuedInvoice, shop: Invoice
           `From our store at ${shop.address.street}, ${shop.address.suburb} ${shop.address.state} ${shop.address.postcode}. Bring your order number (${order.orderNumber}) and photo ID.`,
           { width: 300 },
         );
+      // The buyer's identity (an invoice of $1,000 or more must name them): a collect order has no address.
+      if (order.email) doc.text(`Customer ${order.email}`, { width: 300 });
       y = doc.y + 20;
     } else if (order.shippingAddress) {
       doc.font('Helvetica-Bold').text('Ship to', LEFT, y);
