@@ -18,6 +18,7 @@ import * as adminOrderPage from '../../app/routes/admin-order.tsx';
 import * as adminProductPage from '../../app/routes/admin-product.tsx';
 import * as adminProductsPage from '../../app/routes/admin-products.tsx';
 import * as orderPage from '../../app/routes/order.tsx';
+import * as orderAdjustmentNote from '../../app/routes/order-adjustment-note.ts';
 import * as orderInvoice from '../../app/routes/order-invoice.ts';
 import * as paymentMethodsPage from '../../app/routes/payment-methods.tsx';
 import * as wishlistPage from '../../app/routes/wishlist.tsx';
@@ -136,6 +137,15 @@ describe('ids past 2,147,483,647 and NUL bytes', () => {
     ['invoice', orderInvoice.loader, 'customer', `/orders/${TOO_BIG}/invoice.pdf`],
   ] as const)('the %s answers 404 for a path id past the range', async (_name, loader, who, path) => {
     expect(await load(loader as Handler, who === 'admin' ? admin : customer, path, { id: TOO_BIG })).toBe(404);
+  });
+
+  it('the adjustment note answers 404 for a path id past the range, for the shopper and for staff', async () => {
+    const path = `/orders/${TOO_BIG}/adjustment-notes/AN-100001.pdf`;
+    for (const user of [customer, admin]) {
+      expect(
+        await load(orderAdjustmentNote.loader as Handler, user, path, { id: TOO_BIG, noteNumber: 'AN-100001' }),
+      ).toBe(404);
+    }
   });
 
   it.each([
