@@ -88,13 +88,22 @@ interface TableLine {
 }
 
 /** The lines' table (description, quantity, unit price and line total, ex GST as the spec's columns); answers the y below it. */
-function drawLines(doc: Doc, y: number, lines: TableLine[], heading = 'Product'): number {
+function drawLines(
+  doc: Doc,
+  y: number,
+  lines: TableLine[],
+  headings: { description: string; unit: string; total: string } = {
+    description: 'Product',
+    unit: 'Unit price',
+    total: 'Total',
+  },
+): number {
   const right = doc.page.width - 50;
   doc.font('Helvetica-Bold').fontSize(10);
-  doc.text(heading, COLUMNS.product, y);
+  doc.text(headings.description, COLUMNS.product, y);
   doc.text('Qty', COLUMNS.quantity, y, { width: 40, align: 'right' });
-  doc.text('Unit price', COLUMNS.unit, y, { width: 80, align: 'right' });
-  doc.text('Total', COLUMNS.total, y, { width: right - COLUMNS.total, align: 'right' });
+  doc.text(headings.unit, COLUMNS.unit, y, { width: 80, align: 'right' });
+  doc.text(headings.total, COLUMNS.total, y, { width: right - COLUMNS.total, align: 'right' });
   let next = y + 16;
   doc.moveTo(LEFT, next).lineTo(right, next).strokeColor('#999999').stroke();
   next += 6;
@@ -114,6 +123,9 @@ function drawLines(doc: Doc, y: number, lines: TableLine[], heading = 'Product')
   doc.moveTo(LEFT, next).lineTo(right, next).strokeColor('#999999').stroke();
   return next + 10;
 }
+
+const EX_GST_HEADINGS = { description: 'Description', unit: 'Unit ex GST', total: 'Total ex GST' };
+const PLAIN_HEADINGS = { description: 'Description', unit: 'Unit price', total: 'Total' };
 
 interface TotalRow {
   label: string;
@@ -184,7 +196,13 @@ export function renderInvoicePdf({ order, legacy }: IssuedInvoice, shop: Invoice
       y = doc.y + 20;
     }
 
-    y = drawLines(doc, y, orderLines(order), 'Description');
+    // Lines are ex GST, as the spec's columns; a GST-free export's or a points order's carry no GST to leave out.
+    y = drawLines(
+      doc,
+      y,
+      orderLines(order),
+      order.gstFreeExport || order.pointsSpent > 0 ? PLAIN_HEADINGS : EX_GST_HEADINGS,
+    );
 
     const shipping =
       order.fulfilment === 'collect'
@@ -332,7 +350,7 @@ export function renderAdjustmentNotePdf(order: Order, note: AdjustmentNoteRow, s
         unit: money(line.unitPriceCents),
         total: money(line.totalCents),
       })),
-      'Description',
+      order.gstFreeExport ? PLAIN_HEADINGS : EX_GST_HEADINGS,
     );
     const gstFree = order.gstFreeExport;
     const adjusted = note.gstCents + note.shippingGstCents;
