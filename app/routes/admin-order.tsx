@@ -9,7 +9,6 @@ import { ReturnDecision } from '../components/admin/return-decision.tsx';
 import { adjustmentNoteHref, refundSentence } from '../components/order-refunds.tsx';
 import { OrderStatusBadge } from '../components/order-status-badge.tsx';
 import { PostalAddress } from '../components/postal-address.tsx';
-import { StackedLabel } from '../components/stacked-label.tsx';
 import { type BackOfficeResult, handleBackOfficeAction } from '../lib/back-office-actions.server.ts';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf } from '../lib/form-errors.ts';
@@ -191,20 +190,16 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                     </Link>
                     {item.variantName ? <span className="block text-xs text-gray-700">{item.variantName}</span> : null}
                   </td>
-                  <td className="px-2 py-2">
-                    <StackedLabel>SKU</StackedLabel>
+                  <td data-label="SKU" className="px-2 py-2">
                     <span>{item.sku}</span>
                   </td>
-                  <td className="tabular px-2 py-2 text-right">
-                    <StackedLabel>Price</StackedLabel>
+                  <td data-label="Price" className="tabular px-2 py-2 text-right">
                     <span>{formatDollars(item.unitPrice)}</span>
                   </td>
-                  <td className="tabular px-2 py-2 text-right">
-                    <StackedLabel>Qty</StackedLabel>
+                  <td data-label="Qty" className="tabular px-2 py-2 text-right">
                     <span>{item.quantity}</span>
                   </td>
-                  <td className="tabular px-4 py-2 text-right">
-                    <StackedLabel>Total</StackedLabel>
+                  <td data-label="Total" className="tabular px-4 py-2 text-right">
                     <span>{formatDollars(item.lineTotal)}</span>
                   </td>
                 </tr>

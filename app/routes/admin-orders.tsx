@@ -4,7 +4,6 @@ import { inputClass } from '../components/account/form-field.tsx';
 import { AdminError, AdminLayout } from '../components/admin/admin-layout.tsx';
 import { OrderStatusBadge } from '../components/order-status-badge.tsx';
 import { PageLinks } from '../components/page-links.tsx';
-import { StackedLabel } from '../components/stacked-label.tsx';
 import { pageUrl } from '../lib/page-url.ts';
 import { requireAdmin } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
@@ -100,24 +99,19 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
                       {order.orderNumber}
                     </Link>
                   </td>
-                  <td className="px-2 py-3">
-                    <StackedLabel>Placed</StackedLabel>
+                  <td data-label="Placed" className="px-2 py-3">
                     <span>{placed.format(new Date(order.createdAt))}</span>
                   </td>
-                  <td className="px-2 py-3">
-                    <StackedLabel>Customer</StackedLabel>
+                  <td data-label="Customer" className="px-2 py-3">
                     <span className="min-w-0 break-all">{order.email ?? 'Deleted account'}</span>
                   </td>
-                  <td className="px-2 py-3">
-                    <StackedLabel>Status</StackedLabel>
+                  <td data-label="Status" className="px-2 py-3">
                     <OrderStatusBadge status={order.status} />
                   </td>
-                  <td className="tabular px-2 py-3 text-right">
-                    <StackedLabel>Items</StackedLabel>
+                  <td data-label="Items" className="tabular px-2 py-3 text-right">
                     <span>{order.itemCount}</span>
                   </td>
-                  <td className="tabular px-4 py-3 text-right font-semibold">
-                    <StackedLabel>Total</StackedLabel>
+                  <td data-label="Total" className="tabular px-4 py-3 text-right font-semibold">
                     <span>{formatDollars(order.total)}</span>
                   </td>
                 </tr>

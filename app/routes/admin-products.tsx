@@ -5,7 +5,6 @@ import { FormMessage, inputClass, SubmitButton } from '../components/account/for
 import { AdminError, AdminLayout } from '../components/admin/admin-layout.tsx';
 import { CsvImport } from '../components/admin/csv-import.tsx';
 import { PageLinks } from '../components/page-links.tsx';
-import { StackedLabel } from '../components/stacked-label.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf } from '../lib/form-errors.ts';
 import { pageUrl } from '../lib/page-url.ts';
@@ -132,20 +131,16 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
                     {product.name}
                   </Link>
                 </td>
-                <td className="px-2 py-2">
-                  <StackedLabel>SKU</StackedLabel>
+                <td data-label="SKU" className="px-2 py-2">
                   <span>{product.sku}</span>
                 </td>
-                <td className="px-2 py-2">
-                  <StackedLabel>Category</StackedLabel>
+                <td data-label="Category" className="px-2 py-2">
                   <span>{product.category}</span>
                 </td>
-                <td className="px-2 py-2">
-                  <StackedLabel>Brand</StackedLabel>
+                <td data-label="Brand" className="px-2 py-2">
                   <span>{product.brand}</span>
                 </td>
-                <td className="tabular px-2 py-2 text-right">
-                  <StackedLabel>Price</StackedLabel>
+                <td data-label="Price" className="tabular px-2 py-2 text-right">
                   <span>
                     {formatDollars(product.discountPrice ?? product.price)}
                     {product.discountPrice !== null ? (
@@ -153,8 +148,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
                     ) : null}
                   </span>
                 </td>
-                <td className="px-2 py-2">
-                  <StackedLabel>Stock</StackedLabel>
+                <td data-label="Stock" className="px-2 py-2">
                   <Form method="post" preventScrollReset className="flex items-center gap-1">
                     <input type="hidden" name="productId" value={product.id} />
                     <label className="sr-only" htmlFor={`stock-${product.id}`}>
@@ -174,8 +168,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
                     </SubmitButton>
                   </Form>
                 </td>
-                <td className="px-4 py-2">
-                  <StackedLabel>Shown</StackedLabel>
+                <td data-label="Shown" className="px-4 py-2">
                   <Form method="post" preventScrollReset>
                     <input type="hidden" name="productId" value={product.id} />
                     <SubmitButton

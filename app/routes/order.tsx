@@ -10,7 +10,6 @@ import { OrderRefunds, refundSentence } from '../components/order-refunds.tsx';
 import { OrderStatusBadge } from '../components/order-status-badge.tsx';
 import { OrderTimeline } from '../components/order-timeline.tsx';
 import { PostalAddress } from '../components/postal-address.tsx';
-import { StackedLabel } from '../components/stacked-label.tsx';
 import { pullSavedCart } from '../lib/cart-sync.ts';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf } from '../lib/form-errors.ts';
@@ -266,16 +265,13 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                         </span>
                       </div>
                     </td>
-                    <td className="tabular px-2 py-3 text-right">
-                      <StackedLabel>Price</StackedLabel>
+                    <td data-label="Price" className="tabular px-2 py-3 text-right">
                       <span>{formatDollars(item.unitPrice)}</span>
                     </td>
-                    <td className="tabular px-2 py-3 text-right">
-                      <StackedLabel>Quantity</StackedLabel>
+                    <td data-label="Quantity" className="tabular px-2 py-3 text-right">
                       <span>{item.quantity}</span>
                     </td>
-                    <td className="tabular px-5 py-3 text-right font-semibold">
-                      <StackedLabel>Total</StackedLabel>
+                    <td data-label="Total" className="tabular px-5 py-3 text-right font-semibold">
                       <span>{formatDollars(item.lineTotal)}</span>
                     </td>
                   </tr>

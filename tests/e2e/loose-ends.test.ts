@@ -369,13 +369,21 @@ describe('issue 27 on the shared shop', () => {
           expect(await row.getByText(text, { exact: true }).first().isVisible()).toBe(true);
         }
       }
-      // Each stacked line names its figures (Quantity, Total) for a phone.
+      // Each stacked line names its figures (Quantity, Total) beside them on a phone, as the cells' ::before.
       const firstRow = items.getByRole('row').filter({ hasText: order.items[0]?.productName ?? '' });
-      expect(await firstRow.getByText('Quantity', { exact: true }).isVisible()).toBe(true);
-      expect(await firstRow.getByText('Total', { exact: true }).isVisible()).toBe(true);
+      const labels = () =>
+        firstRow
+          .getByRole('cell')
+          .evaluateAll((cells) =>
+            cells
+              .filter((cell) => getComputedStyle(cell, '::before').content !== 'none')
+              .map((cell) => cell.getAttribute('data-label')),
+          );
+      expect(await labels()).toEqual(['Price', 'Quantity', 'Total']);
       expect(await photograph(page, 'order')).toEqual([]);
-      // On a desktop it is still a table with its header row.
+      // On a desktop it is still a table with its header row, and no cell carries a label of its own.
       expect(await items.getByRole('columnheader', { name: 'Quantity' }).isVisible()).toBe(true);
+      expect(await labels()).toEqual([]);
       await page.close();
     });
 
