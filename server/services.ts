@@ -267,7 +267,6 @@ export function createShopServices(
       orderService: orders,
       gateway,
       mailer: infra.mailer,
-      shopName: config.shop.name,
       emailShop,
     }),
     cart: {

@@ -8,7 +8,7 @@ import { renderEmail } from './email-layout.ts';
 import { ConflictError, NotFoundError } from './errors.ts';
 import { recordPlainFulfilment } from './fulfilment.ts';
 import type { Mailer } from './mail.ts';
-import { type OrderEmailShop, returnRejectedEmail } from './order-emails.ts';
+import { type OrderEmailShop, orderStatusNoticeEmail, returnRejectedEmail } from './order-emails.ts';
 import type { Orders } from './orders.ts';
 import type { PaymentGateway } from './payments.ts';
 import {
@@ -41,13 +41,6 @@ export function allowedMoves(status: string): OrderStatus[] {
   return ALLOWED_MOVES[status as OrderStatus] ?? [];
 }
 
-const STATUS_MAIL: Record<OrderStatus, string> = {
-  Pending: 'is waiting for payment',
-  Processing: 'is being packed',
-  Succeeded: 'is on its way (or ready to collect)',
-  Cancelled: 'has been cancelled; any payment has been refunded in full',
-};
-
 /**
  * The shop owner's side of orders, returns and messages: lists with search, status moves
  * (Pending → Processing → Succeeded; Cancelled from Pending or Processing with stock put
@@ -59,16 +52,10 @@ export function createBackOffice(deps: {
   orderService: Orders;
   gateway: PaymentGateway;
   mailer: Mailer;
-  shopName: string;
   /** Who the e-mails are from and where their links point. */
   emailShop: OrderEmailShop;
 }) {
-  const { db, orderService, gateway, mailer, shopName, emailShop } = deps;
-
-  function tell(email: string | null, subject: string, text: string, kind: string): void {
-    if (!email) return;
-    void mailer.send({ to: email, subject, text: `${text}\n\n${shopName}`, kind });
-  }
+  const { db, orderService, gateway, mailer, emailShop } = deps;
 
   async function orderRow(id: number) {
     const [row] = await db.select().from(orders).where(eq(orders.id, id));
@@ -191,15 +178,14 @@ export function createBackOffice(deps: {
         entityId: id,
         details: { from: row.status, to },
       });
-      // A cancel e-mails its own record (what was refunded, the adjustment note) from cancelOrder.
-      if (to !== 'Cancelled')
-        tell(
-          row.email,
-          `Your ${shopName} order ${row.orderNumber} ${STATUS_MAIL[to]}`,
-          `Your order ${row.orderNumber} ${STATUS_MAIL[to]}.`,
-          `order-${to.toLowerCase()}`,
-        );
-      return this.getOrder(id);
+      const detail = await this.getOrder(id);
+      // A cancel e-mails its own record (what was refunded, the adjustment note) from cancelOrder;
+      // the other moves are notices the shopper's order-update preference can stop.
+      const email = row.email;
+      if (email && (to === 'Processing' || to === 'Succeeded') && (await mayEmailOrderNotice(db, row.userId))) {
+        void mailer.send(renderEmail(orderStatusNoticeEmail({ ...detail.order, email }, to, emailShop), emailShop));
+      }
+      return detail;
     },
 
     /** Return requests, open ones first. */

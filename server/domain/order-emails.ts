@@ -236,3 +236,32 @@ export function returnRejectedEmail(
     after: ['Reply to this e-mail or call us if you would like to talk it over.'],
   };
 }
+
+/**
+ * The owner moved an order on without a fulfilment step of its own (the spec's status API):
+ * paid and being packed, or fulfilled without a carrier. A notice: the order-update preference
+ * can stop it.
+ */
+export function orderStatusNoticeEmail(
+  order: Order & { email: string },
+  to: 'Processing' | 'Succeeded',
+  shop: OrderEmailShop,
+): EmailContent {
+  const collect = order.fulfilment === 'collect';
+  const said =
+    to === 'Processing'
+      ? { subject: 'is being packed', heading: 'We are packing your order' }
+      : collect
+        ? { subject: 'has been collected', heading: 'Your order has been collected' }
+        : { subject: 'is on its way', heading: 'Your order is on its way' };
+  return {
+    to: order.email,
+    kind: `order-${to.toLowerCase()}`,
+    subject: `Your ${shop.name} order ${order.orderNumber} ${said.subject}`,
+    heading: said.heading,
+    paragraphs: [`Your order ${order.orderNumber} ${said.subject}.`],
+    lines: orderEmailLines(order),
+    totals: orderEmailTotals(order),
+    action: { label: 'View your order', url: `${shop.origin}/orders/${order.id}` },
+  };
+}

@@ -386,10 +386,11 @@ for (const { kind, skip } of kinds) {
 
         expect(mails).toHaveLength(1);
         expect(mails[0]?.to).toContain(alice.email);
-        expect(mails[0]?.subject).toBe(
-          `Your Harbour Tools order ${placed.orderNumber} is on its way (or ready to collect)`,
-        );
-        expect(mails[0]?.text).toContain(`Your order ${placed.orderNumber} is on its way (or ready to collect).`);
+        expect(mails[0]?.subject).toBe(`Your Harbour Tools order ${placed.orderNumber} is on its way`);
+        expect(mails[0]?.text).toContain(`Your order ${placed.orderNumber} is on its way.`);
+        // The notice lists what is coming, in both parts (issue 22: every e-mail as HTML and text).
+        expect(mails[0]?.html).toContain(`Your order ${placed.orderNumber} is on its way.`);
+        expect(mails[0]?.html).toContain('inc GST');
 
         const audit = await call<
           { action: string; entityId: string; actorEmail: string; actorUserId: number; details: unknown }[]

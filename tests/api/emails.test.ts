@@ -395,6 +395,32 @@ for (const { kind, skip } of kinds) {
       }
     });
 
+    it('the spec status move to Succeeded sends an order notice in both parts, stopped by the order-update preference', async () => {
+      const product = await fresh(4_500);
+      for (const wantsUpdates of [true, false]) {
+        const account = await register(wantsUpdates ? 'notice.on' : 'notice.off');
+        const preferences = await call('PUT', '/api/preferences', {
+          token: account.token,
+          body: { marketingEmails: false, orderUpdateEmails: wantsUpdates, preferredContactMethod: 'email' },
+        });
+        expect(preferences.status, preferences.text).toBe(200);
+        const order = await place(account, [{ productId: product.id, quantity: 1 }]);
+        const notices = await mailsDuring(() => succeeded(order));
+        if (!wantsUpdates) {
+          expect(notices).toEqual([]);
+          continue;
+        }
+        expect(notices.map((mail) => [mail.to, mail.subject])).toEqual([
+          [account.email, `Your Harbour Tools order ${order.orderNumber} is on its way`],
+        ]);
+        for (const part of bothParts(notices[0])) {
+          expect(part).toContain(product.name);
+          expect(part).toContain('$49.50 inc GST');
+          expect(part).toContain(`${PUBLIC_URL}/orders/${order.id}`);
+        }
+      }
+    });
+
     it('a return: received always goes; rejected goes while the order-update preference is on, and not when it is off', async () => {
       const product = await fresh(4_500);
       for (const wantsUpdates of [true, false]) {
