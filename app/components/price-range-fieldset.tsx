@@ -93,6 +93,8 @@ export function PriceRangeFieldset({
           Apply
         </button>
       </div>
+      {/* The API's minPrice/maxPrice are the spec's ex-GST prices; cards headline inc GST, so say which. */}
+      <p className="mt-1 text-xs text-gray-600">Prices before GST</p>
       {error ? (
         <p id={`${ids}-error`} role="alert" className="mt-2 text-sm font-semibold text-sale">
           {error}

@@ -285,19 +285,33 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               <dd data-testid="order-subtotal">{formatDollars(order.subtotal)}</dd>
             </div>
             <div className="flex justify-between">
-              <dt>GST (10%)</dt>
-              <dd data-testid="order-gst">{formatDollars(order.taxAmount)}</dd>
+              <dt>{order.gstFreeExport ? 'GST' : 'GST (10%)'}</dt>
+              <dd data-testid="order-gst">
+                {order.gstFreeExport ? 'GST-free export' : formatDollars(order.taxAmount)}
+              </dd>
             </div>
             <div className="flex justify-between">
-              <dt>Shipping</dt>
+              <dt>{order.fulfilment === 'collect' ? 'Click & collect' : 'Shipping'}</dt>
               <dd data-testid="order-shipping">
                 {order.shippingCost === 0 ? 'Free' : formatDollars(order.shippingCost)}
               </dd>
             </div>
+            {order.shippingTaxAmount > 0 ? (
+              <div className="flex justify-end text-xs text-gray-600">
+                <dt className="sr-only">Delivery GST</dt>
+                <dd data-testid="order-shipping-gst">includes GST of {formatDollars(order.shippingTaxAmount)}</dd>
+              </div>
+            ) : null}
             <div className="flex justify-between border-t border-gray-200 pt-2 text-base font-bold">
               <dt>Total</dt>
               <dd data-testid="order-grand-total">{formatDollars(order.total)}</dd>
             </div>
+            {order.totalTaxAmount > 0 ? (
+              <div className="flex justify-between text-xs text-gray-600">
+                <dt>GST included in the total</dt>
+                <dd data-testid="order-total-gst">{formatDollars(order.totalTaxAmount)}</dd>
+              </div>
+            ) : null}
           </dl>
         </section>
 

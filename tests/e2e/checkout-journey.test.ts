@@ -446,6 +446,10 @@ describe('a shopper’s cart, checkout and order, start to finish', () => {
       shipping: await page.getByTestId('order-shipping').textContent(),
       total: await page.getByTestId('order-grand-total').textContent(),
     }).toEqual(checkoutFigures);
+    // The tax invoice's figure, on the page too: the goods' GST plus the delivery's share.
+    expect(await page.getByTestId('order-total-gst').textContent()).toBe(
+      money(Math.round(order.taxAmount * 100) + Math.round(order.shippingTaxAmount * 100)),
+    );
     const items = page.getByRole('region', { name: 'Items' });
     for (const [product, quantity] of ordered) {
       const row = items.getByRole('row').filter({ has: page.getByRole('link', { name: product.name, exact: true }) });
