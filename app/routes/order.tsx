@@ -228,14 +228,15 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                   <th scope="col" className="px-5 py-2">
                     Product
                   </th>
+                  {/* The invoice's columns: ex GST, the spec's unit price; the totals below carry the GST. */}
                   <th scope="col" className="px-2 py-2 text-right">
-                    Price
+                    Price (ex GST)
                   </th>
                   <th scope="col" className="px-2 py-2 text-right">
                     Quantity
                   </th>
                   <th scope="col" className="px-5 py-2 text-right">
-                    Total
+                    Total (ex GST)
                   </th>
                 </tr>
               </thead>
@@ -265,13 +266,13 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                         </span>
                       </div>
                     </td>
-                    <td data-label="Price" className="tabular px-2 py-3 text-right">
+                    <td data-label="Price (ex GST)" className="tabular px-2 py-3 text-right">
                       <span>{formatDollars(item.unitPrice)}</span>
                     </td>
                     <td data-label="Quantity" className="tabular px-2 py-3 text-right">
                       <span>{item.quantity}</span>
                     </td>
-                    <td data-label="Total" className="tabular px-5 py-3 text-right font-semibold">
+                    <td data-label="Total (ex GST)" className="tabular px-5 py-3 text-right font-semibold">
                       <span>{formatDollars(item.lineTotal)}</span>
                     </td>
                   </tr>

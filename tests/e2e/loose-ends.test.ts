@@ -379,7 +379,7 @@ describe('issue 27 on the shared shop', () => {
               .filter((cell) => getComputedStyle(cell, '::before').content !== 'none')
               .map((cell) => cell.getAttribute('data-label')),
           );
-      expect(await labels()).toEqual(['Price', 'Quantity', 'Total']);
+      expect(await labels()).toEqual(['Price (ex GST)', 'Quantity', 'Total (ex GST)']);
       expect(await photograph(page, 'order')).toEqual([]);
       // On a desktop it is still a table with its header row, and no cell carries a label of its own.
       expect(await items.getByRole('columnheader', { name: 'Quantity' }).isVisible()).toBe(true);
