@@ -8,8 +8,6 @@ export interface AccountSummary {
   id: number;
   firstName: string;
   name: string;
-  /** Fills in forms that ask for it (the contact form), on pages served to everyone. */
-  email: string;
   role: 'customer' | 'admin';
   /** Ids of the products on the shopper's wishlist, so hearts render filled on the server. */
   wishlist: number[];

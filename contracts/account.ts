@@ -369,7 +369,6 @@ export const accountSummarySchema = z
     id: z.number().int(),
     firstName: z.string(),
     name: z.string(),
-    email: z.string(),
     role: z.enum(['customer', 'admin']),
     wishlist: z.array(z.number().int()),
     points: z.number().int(),

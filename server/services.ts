@@ -225,7 +225,7 @@ export function createShopServices(
      * What every page's frame shows of a signed-in shopper: the root loader renders it into
      * personal pages, and GET /api/users/summary hands it to a page served from the shared cache.
      */
-    accountSummary: (user: Pick<User, 'id' | 'firstName' | 'name' | 'email' | 'role'>): Promise<AccountSummary> =>
+    accountSummary: (user: Pick<User, 'id' | 'firstName' | 'name' | 'role'>): Promise<AccountSummary> =>
       readAccountSummary(db, user),
     wishlist: {
       ids: (userId: number) => listWishlistIds(db, userId),

@@ -251,14 +251,22 @@ function ContactForm({
 
   // A signed-in shopper's name and e-mail, filled in once their account part is in (the page is
   // the same for everyone, so not on the server), into fields still empty: never over what they typed.
+  // The e-mail is asked for here, not carried in every page's frame data.
   useEffect(() => {
     if (!account) return;
-    for (const [input, value] of [
-      [nameRef.current, account.name],
-      [emailRef.current, account.email],
-    ] as const) {
+    const fill = (input: HTMLInputElement | null, value: string) => {
       if (input && input.value === '') input.value = value;
-    }
+    };
+    fill(nameRef.current, account.name);
+    const abort = new AbortController();
+    fetch('/api/users/profile', { headers: { accept: 'application/json' }, signal: abort.signal })
+      .then((response) => (response.ok ? (response.json() as Promise<{ email?: unknown }>) : null))
+      .then((profile) => {
+        if (typeof profile?.email === 'string') fill(emailRef.current, profile.email);
+      })
+      // Without it the shopper types their e-mail, as a signed-out shopper does.
+      .catch(() => {});
+    return () => abort.abort();
   }, [account]);
 
   // After a failed attempt, take keyboard and screen-reader users to the list of problems.

@@ -718,7 +718,7 @@ export type Accounts = ReturnType<typeof createAccounts>;
  */
 export async function readAccountSummary(
   db: Database,
-  user: Pick<User, 'id' | 'firstName' | 'name' | 'email' | 'role'>,
+  user: Pick<User, 'id' | 'firstName' | 'name' | 'role'>,
 ): Promise<AccountSummary> {
   // The user's id goes in as a parameter, not as `users.id`: drizzle writes a one-table query's
   // columns unqualified, and inside the ledger's subquery an `"id"` would be the ledger's own.
@@ -731,7 +731,6 @@ export async function readAccountSummary(
     id: user.id,
     firstName: user.firstName,
     name: user.name,
-    email: user.email,
     role: user.role,
     wishlist: (row?.wishlist ?? []).map(Number),
     points: Number(row?.points ?? 0),

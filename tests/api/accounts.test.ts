@@ -607,7 +607,6 @@ for (const { kind, skip } of kinds) {
           id: alice.user.id,
           firstName: alice.user.firstName,
           name: alice.user.name,
-          email: alice.user.email,
           role: 'customer',
           wishlist: await shop.app.services.wishlist.ids(alice.user.id),
           points: await shop.app.services.points.balance(alice.user.id),
