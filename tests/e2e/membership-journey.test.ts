@@ -198,7 +198,7 @@ describe('a member joins, earns, redeems, cancels and goes Premium', () => {
     return order;
   };
 
-  /** The shop marks the order fulfilled on /admin/orders/:id (a second browser context, the admin's). */
+  /** The shop ships the order on /admin/orders/:id (a second browser context, the admin's). */
   const fulfil = async (order: Order) => {
     if (adminSignedIn) {
       await adminPage.goto(`${baseUrl}/admin/orders/${order.id}`);
@@ -210,10 +210,13 @@ describe('a member joins, earns, redeems, cancels and goes Premium', () => {
     await expect
       .poll(() => adminPage.getByRole('heading', { level: 1 }).textContent(), SETTLE)
       .toBe(`Order ${order.orderNumber}`);
-    await adminPage.getByRole('button', { name: 'Mark fulfilled (Succeeded)' }).click();
+    // Issue 22: fulfilling a delivery is shipping it, with a carrier and its tracking number.
+    await adminPage.locator('#ship-carrier').selectOption('australia-post');
+    await adminPage.locator('#ship-trackingNumber').fill(`AP${order.id}000111`);
+    await adminPage.getByRole('button', { name: 'Mark shipped' }).click();
     await expect
-      .poll(() => adminPage.getByRole('status').filter({ hasText: 'Order moved' }).textContent(), SETTLE)
-      .toBe('Order moved to Succeeded. The customer has been e-mailed.');
+      .poll(() => adminPage.getByRole('status').filter({ hasText: 'Marked shipped' }).textContent(), SETTLE)
+      .toBe('Marked shipped. The customer has been e-mailed the tracking details.');
   };
 
   /** Staff grant the shopper points through the admin API (available at once). */
