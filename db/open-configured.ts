@@ -1,12 +1,15 @@
-import type { Config } from '../server/config.ts';
-import { type DatabaseHandle, openDatabase } from './client.ts';
+import { type DatabaseHandle, type DatabaseOptions, openDatabase } from './client.ts';
 import { lockDataDirectory } from './pglite-lock.ts';
 
 /**
  * Opens the database the configuration names and applies migrations. For the
  * embedded database it first takes the data-directory lock, released on close.
  */
-export async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+export async function openConfiguredDatabase(config: {
+  database: DatabaseOptions;
+  /** The embedded database's folder: its lock is taken here (the server's configuration passes itself). */
+  dataDir: string;
+}): Promise<DatabaseHandle> {
   if (config.database.kind === 'postgres') {
     const handle = await openDatabase(config.database);
     await handle.migrate();

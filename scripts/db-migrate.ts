@@ -1,6 +1,6 @@
 /** `npm run db:migrate`: applies pending migrations to the configured database and exits. */
+import { openConfiguredDatabase } from '../db/open-configured.ts';
 import { loadConfig } from '../server/config.ts';
-import { openConfiguredDatabase } from './open-configured.ts';
 
 const config = loadConfig();
 const started = performance.now();
