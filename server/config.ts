@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_SHOP_HOURS, type OpeningHours, parseClosedDates, parseShopHours } from './shop-hours.ts';
+import type { OpeningHours } from '../contracts/shop-info.ts';
+import { DEFAULT_SHOP_HOURS, parseClosedDates, parseShopHours } from './shop-hours.ts';
 
 const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 

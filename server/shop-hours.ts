@@ -4,14 +4,7 @@
  * shipping pages and click & collect alike.
  */
 
-export interface OpeningHours {
-  /** Days as schema.org names them, for JSON-LD. */
-  days: string[];
-  label: string;
-  /** "08:00", or null for a closed day. */
-  opens: string | null;
-  closes: string | null;
-}
+import type { OpeningHours } from '../contracts/shop-info.ts';
 
 /** Spec §2's hours, in SHOP_HOURS's own words. */
 export const DEFAULT_SHOP_HOURS = 'Mon-Fri 08:00-17:00; Sat 09:00-16:00; Sun closed';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { OpeningHours as OpeningHoursEntry } from '../../server/domain/shop.ts';
+import type { OpeningHours as OpeningHoursEntry } from '../../contracts/shop-info.ts';
 import {
   describeOpeningStatus,
   formatClosedDate,

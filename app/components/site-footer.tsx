@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { ShopInfo } from '../../server/domain/shop.ts';
+import type { ShopInfo } from '../../contracts/shop-info.ts';
 import { formatClosedDate, upcomingClosedDates } from '../lib/opening-hours.ts';
 import { ShopLogo, shortDollars, telHref } from './site-header.tsx';
 

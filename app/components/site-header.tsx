@@ -1,7 +1,7 @@
 import { Link, NavLink } from 'react-router';
 import type { AccountSummary } from '../../contracts/account-fields.ts';
 import { formatDollars } from '../../contracts/money.ts';
-import type { ShopInfo } from '../../server/domain/shop.ts';
+import type { ShopInfo } from '../../contracts/shop-info.ts';
 import { AccountMenu } from './account-menu.tsx';
 import { CartLink } from './cart-link.tsx';
 import { type CategoryList, CategoryMenu } from './category-menu.tsx';

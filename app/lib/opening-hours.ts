@@ -1,4 +1,4 @@
-import type { OpeningHours } from '../../server/domain/shop.ts';
+import type { OpeningHours } from '../../contracts/shop-info.ts';
 
 /** The store is in Sydney: "open now" and the launch date are shown in its time, wherever the shopper is. */
 export const SHOP_TIME_ZONE = 'Australia/Sydney';

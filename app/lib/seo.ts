@@ -21,7 +21,7 @@
  */
 import type { MetaDescriptor } from 'react-router';
 import type { FullProduct, Product, Review } from '../../contracts/catalog.ts';
-import type { ShopInfo } from '../../server/domain/shop.ts';
+import type { ShopInfo } from '../../contracts/shop-info.ts';
 import { incGstDollars } from './price-display.ts';
 
 /** Longest meta description search engines show before cutting it. */
