@@ -85,6 +85,45 @@ describe('refund figures', () => {
     expect(figures.totalCents).toBe(16);
   });
 
+  it('returns made one after another never refund more GST than the order charged, and the last brings it to exactly that', () => {
+    // Two lines of 5 cents: the order charged round(10 × 0.1) = 1 cent of GST; each line alone rounds to 1 cent.
+    const placed = order({
+      subtotalCents: 10,
+      gstCents: 1,
+      shippingCents: 1_000,
+      shippingGstCents: 91,
+      totalCents: 1_011,
+    });
+    const items = [item(1, 5, 1), item(2, 5, 1)];
+    const first = returnRefundFigures(placed, items, [{ orderItemId: 1, quantity: 1 }]);
+    const second = returnRefundFigures(placed, items, [{ orderItemId: 2, quantity: 1 }], {
+      subtotalCents: first.subtotalCents,
+      gstCents: first.gstCents,
+    });
+    expect(first.gstCents + second.gstCents).toBe(1);
+    expect(first.totalCents + second.totalCents).toBe(11);
+  });
+
+  it('a second return is taxed on everything returned so far, less the GST already refunded', () => {
+    // Three lines of $3.33: 10 % of each alone is 33 cents, of all three $1.00 (round(99.9)).
+    const placed = order({
+      subtotalCents: 999,
+      gstCents: 100,
+      shippingCents: 1_000,
+      shippingGstCents: 91,
+      totalCents: 2_099,
+    });
+    const items = [item(1, 333, 1), item(2, 333, 1), item(3, 333, 1)];
+    const first = returnRefundFigures(placed, items, [{ orderItemId: 1, quantity: 1 }]);
+    const second = returnRefundFigures(placed, items, [{ orderItemId: 2, quantity: 1 }], first);
+    const third = returnRefundFigures(placed, items, [{ orderItemId: 3, quantity: 1 }], {
+      subtotalCents: first.subtotalCents + second.subtotalCents,
+      gstCents: first.gstCents + second.gstCents,
+    });
+    expect([first.gstCents, second.gstCents, third.gstCents]).toEqual([33, 34, 33]);
+    expect(first.gstCents + second.gstCents + third.gstCents).toBe(100);
+  });
+
   it('an order that charged no GST (an export) refunds none', () => {
     const placed = order({ gstCents: 0, shippingGstCents: 0, totalCents: 9_900 });
     expect(returnRefundFigures(placed, [item(1, 8_900, 1)], [{ orderItemId: 1, quantity: 1 }])).toMatchObject({
