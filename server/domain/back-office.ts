@@ -23,7 +23,13 @@ import {
 } from './points.ts';
 import { mayEmailOrderNotice } from './preferences.ts';
 import { returnApprovedEmail } from './refund-emails.ts';
-import { type AdjustmentNoteRow, recordPointsRefund, recordRefund, returnRefundFigures } from './refunds.ts';
+import {
+  type AdjustmentNoteRow,
+  recordPointsRefund,
+  recordRefund,
+  returnedSoFar,
+  returnRefundFigures,
+} from './refunds.ts';
 import { releaseStock } from './stock.ts';
 
 export const ADMIN_ORDER_STATUSES = ['Pending', 'Processing', 'Succeeded', 'Cancelled'] as const;
@@ -278,7 +284,7 @@ export function createBackOffice(deps: {
         await releaseStock(tx, returned);
         // The returned lines and their GST come back (none on a GST-free export); the delivery
         // charge stays, as the delivery was made. Recorded with its adjustment note in this transaction.
-        const figures = returnRefundFigures(order, items, request.items);
+        const figures = returnRefundFigures(order, items, request.items, await returnedSoFar(tx, order.id));
         let refundNote = 'No payment to refund';
         let note: AdjustmentNoteRow | null = null;
         if (pointsBack > 0) {

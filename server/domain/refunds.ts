@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { centsToDollars } from '../../contracts/money.ts';
 import type { AdjustmentNoteSummary } from '../../contracts/orders.ts';
 import { gstCents } from '../../contracts/pricing.ts';
@@ -52,16 +52,24 @@ export function cancelRefundFigures(order: OrderRow, items: OrderItemRow[]): Ref
   };
 }
 
+/** What earlier approved returns of the order gave back (their adjustment notes' goods and GST). */
+export interface ReturnedSoFar {
+  subtotalCents: number;
+  gstCents: number;
+}
+
 /**
  * An approved return gives back the returned lines and their GST; the delivery charge is kept
- * (the delivery was made). GST is 10 % of the returned lines, the order's whole GST when every
- * line comes back, and none when the order charged none (a GST-free export): never more than
- * was charged.
+ * (the delivery was made). GST is counted on everything returned so far, less what earlier
+ * returns refunded, so returns one after another add up to 10 % of all they returned — and to
+ * exactly the order's GST once every line is back — never more than was charged; none when the
+ * order charged none (a GST-free export).
  */
 export function returnRefundFigures(
   order: OrderRow,
   items: OrderItemRow[],
   wanted: { orderItemId: number; quantity: number }[],
+  before: ReturnedSoFar = { subtotalCents: 0, gstCents: 0 },
 ): RefundFigures {
   const lines = wanted.flatMap((line) => {
     const item = items.find((candidate) => candidate.id === line.orderItemId);
@@ -69,12 +77,10 @@ export function returnRefundFigures(
     return item && quantity > 0 ? [noteLine(item, quantity)] : [];
   });
   const subtotal = lines.reduce((sum, line) => sum + line.totalCents, 0);
-  const gst =
-    order.gstCents === 0
-      ? 0
-      : subtotal >= order.subtotalCents
-        ? order.gstCents
-        : Math.min(gstCents(subtotal), order.gstCents);
+  const returned = before.subtotalCents + subtotal;
+  const gstOfAllReturned =
+    returned >= order.subtotalCents ? order.gstCents : Math.min(gstCents(returned), order.gstCents);
+  const gst = order.gstCents === 0 ? 0 : Math.max(0, gstOfAllReturned - before.gstCents);
   return {
     lines,
     subtotalCents: subtotal,
@@ -167,6 +173,18 @@ export function toAdjustmentNoteSummary(note: AdjustmentNoteRow): AdjustmentNote
     reason: note.reason,
     url: adjustmentNoteApiPath(note.orderId, note.noteNumber),
   };
+}
+
+/** What the order's earlier approved returns gave back, from their adjustment notes (in the caller's transaction). */
+export async function returnedSoFar(tx: Database | Transaction, orderId: number): Promise<ReturnedSoFar> {
+  const [row] = await tx
+    .select({
+      subtotalCents: sql<number>`coalesce(sum(${adjustmentNotes.subtotalCents}), 0)::int`,
+      gstCents: sql<number>`coalesce(sum(${adjustmentNotes.gstCents}), 0)::int`,
+    })
+    .from(adjustmentNotes)
+    .where(and(eq(adjustmentNotes.orderId, orderId), isNotNull(adjustmentNotes.returnRequestId)));
+  return { subtotalCents: Number(row?.subtotalCents ?? 0), gstCents: Number(row?.gstCents ?? 0) };
 }
 
 /** The adjustment notes of these orders, oldest first, in one query (lists stay one query per kind). */
