@@ -30,7 +30,14 @@ const orderListQuerySchema = z.object({
 const adjustmentNoteParamsSchema = idParamsSchema.extend({ noteNumber: adjustmentNoteNumberSchema });
 
 const cartLinesResponse = z.object({
-  items: z.array(z.object({ productId: z.number(), quantity: z.number(), addedPrice: z.number().optional() })),
+  items: z.array(
+    z.object({
+      productId: z.number(),
+      variantId: z.number().nullable(),
+      quantity: z.number(),
+      addedPrice: z.number().optional(),
+    }),
+  ),
 });
 
 /** Orders and the cart (spec §7 "Orders"); all but the quote need a signed-in shopper. */
