@@ -30,6 +30,11 @@ export interface DatabaseHandle {
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload?: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * PostgreSQL's pool: its size, the connections busy and what waits beyond them, counted around
+   * the app's queries (postgres.js exposes no counts). Absent on the embedded database.
+   */
+  pool?: () => { size: number; inUse: number; waiting: number };
 }
 
 const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -37,6 +42,42 @@ const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), 'migra
 export type DatabaseOptions =
   | { kind: 'pglite'; dataDir?: string }
   | { kind: 'postgres'; url: string; maxConnections?: number };
+
+/**
+ * The client as drizzle uses it, counting what holds a connection: each statement outside a
+ * transaction (`unsafe`) from its call until it settles, and each transaction (`begin`) for its
+ * whole life; statements inside a transaction go through the transaction's own client, uncounted.
+ * postgres.js runs a query on the first await a microtask later, so the `.values()` drizzle
+ * chains on at once still applies; the extra `then` is only an observer.
+ */
+function countedClient(client: postgres.Sql): { client: postgres.Sql; running: () => number } {
+  let running = 0;
+  const settle = () => {
+    running--;
+  };
+  const unsafe = ((...args: Parameters<postgres.Sql['unsafe']>) => {
+    const query = client.unsafe(...args);
+    running++;
+    query.then(settle, settle);
+    return query;
+  }) as postgres.Sql['unsafe'];
+  const begin = (async (...args: Parameters<postgres.Sql['begin']>) => {
+    running++;
+    try {
+      return await client.begin(...args);
+    } finally {
+      running--;
+    }
+  }) as postgres.Sql['begin'];
+  const proxy = new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === 'unsafe') return unsafe;
+      if (property === 'begin') return begin;
+      return Reflect.get(target, property, receiver);
+    },
+  });
+  return { client: proxy, running: () => running };
+}
 
 /**
  * Opens the shop's database: embedded PGlite (in memory when no dataDir is given,
@@ -50,10 +91,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       // JIT compiling took ~100 ms on plans that run in 20 ms; the shop's queries are short.
       connection: { application_name: 'harbour-tools', jit: 'off' },
     });
-    const db = drizzlePostgres(client, { schema }) as unknown as Database;
+    const max = options.maxConnections ?? 10;
+    const counted = countedClient(client);
+    const db = drizzlePostgres(counted.client, { schema }) as unknown as Database;
     return {
       db,
       kind: 'postgres',
+      pool: () => ({
+        size: max,
+        inUse: Math.min(counted.running(), max),
+        waiting: Math.max(0, counted.running() - max),
+      }),
       migrate: async () => {
         await client`CREATE EXTENSION IF NOT EXISTS pg_trgm`;
         await migratePostgres(drizzlePostgres(client), { migrationsFolder });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -35,6 +36,13 @@ import { type CounterStore, createDatabaseCounterStore, createRedisCounterStore 
 import { createMailer } from './domain/mail.ts';
 import { createCatalogVersion } from './domain/search-answers.ts';
 import { createSecurityEvents } from './domain/security-events.ts';
+import {
+  countingSignInFailures,
+  createShopMetrics,
+  listenForMetrics,
+  registerMetricsRoute,
+  type ShopMetrics,
+} from './metrics.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { answerFrameworkError, refuseNulCharacters, registerErrorHandler } from './plugins/errors.ts';
 import { cleanConsoleErrors, loggerOptions } from './plugins/logging.ts';
@@ -48,6 +56,13 @@ declare module 'fastify' {
     db: Database;
     database: DatabaseHandle;
     services: ShopServices;
+    /** The counters and gauges GET /metrics reports (server/metrics.ts). */
+    metrics: ShopMetrics;
+    /**
+     * Set by main.ts on SIGTERM: readiness (/api/health) answers 503 from then on, so a balancer
+     * stops sending before the server stops taking requests.
+     */
+    draining: boolean;
   }
 }
 
@@ -101,6 +116,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
+  app.decorate('draining', false);
+  const metrics = createShopMetrics();
+  app.decorate('metrics', metrics);
+  // Before any route is added: each route gets its own counting hook (server/metrics.ts).
+  metrics.countRequests(app);
+  if (database.pool) metrics.watchPool(database.pool);
   let counters: CounterStore;
   if (config.redisUrl) {
     const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
@@ -132,9 +153,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       mailer,
       announceCatalogChange: (change) => catalogEvents.announce(change),
       catalogVersion,
-      securityEvents: createSecurityEvents(app.log),
+      securityEvents: countingSignInFailures(createSecurityEvents(app.log), metrics.tallies),
+      tallies: metrics.tallies,
     }),
   );
+  metrics.watchCache('catalogue', () => app.services.catalog.cacheStats());
+  metrics.watchCache('search', () => app.services.search.searchAnswers?.state() ?? null);
   app.addHook('onReady', () => catalogVersion.start(app.log));
   app.addHook('onClose', () => catalogVersion.close());
   app.addHook('onReady', () => catalogEvents.start());
@@ -171,6 +195,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Signed-out catalogue pages kept rendered (production pages only: development serves Vite's).
   const pageCache = options.storefront?.mode === 'production' ? openPageCache(app) : null;
+  if (pageCache) metrics.watchCache('page', () => pageCache.stats());
 
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
   await registerSecurity(app);
@@ -221,6 +246,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     { prefix: '/api' },
   );
+
+  // Not open to the internet: with METRICS_TOKEN for its bearer only, on METRICS_PORT on loopback only.
+  if (config.metrics.token) registerMetricsRoute(app, metrics, config.metrics.token);
+  if (config.metrics.port !== undefined) {
+    const port = config.metrics.port;
+    let metricsServer: Server | undefined;
+    app.addHook('onReady', async () => {
+      metricsServer = await listenForMetrics(metrics, port);
+    });
+    app.addHook('onClose', async () => {
+      const server = metricsServer;
+      if (!server) return;
+      await new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      });
+    });
+  }
 
   // Uploads and seeded pictures land here; it must exist before the static route is set up.
   mkdirSync(config.mediaDir, { recursive: true });

@@ -93,6 +93,10 @@ const envSchema = z.object({
   KIT_LAUNCH_DATE: z.iso.datetime({ offset: true }).optional(),
   SHOP_ABN: z.string().min(1).default('51 824 753 556'),
   PAYMENT_DECLINE_RATE: z.coerce.number().min(0).max(1).default(0.3),
+  PAYMENT_SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(5),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(256).optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
@@ -141,6 +145,12 @@ export interface Config {
   redisUrl: string | undefined;
   /** The simulated gateway's chance of declining a valid card other than the test cards. */
   paymentDeclineRate: number;
+  /** How long the simulated gateway takes to answer a charge (tests slow a charge down with it). */
+  paymentDelayMs: number;
+  /** GET /metrics: on the shop's port for a bearer of `token`, and/or on 127.0.0.1:`port`; neither, no metrics. */
+  metrics: { token: string | undefined; port: number | undefined };
+  /** On SIGTERM, how long readiness answers 503 before the server stops taking requests. */
+  shutdownGraceMs: number;
   /** Origins allowed to call the API from a browser; empty: no CORS at all. */
   corsOrigins: string[];
   /** Google sign-in (OpenID Connect); undefined hides the button. */
@@ -250,6 +260,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     redisUrl: env.REDIS_URL,
     paymentDeclineRate: env.PAYMENT_DECLINE_RATE,
+    paymentDelayMs: env.PAYMENT_SIMULATOR_DELAY_MS,
+    metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
+    shutdownGraceMs: env.SHUTDOWN_GRACE_SECONDS * 1000,
     corsOrigins,
     google:
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET

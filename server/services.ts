@@ -45,6 +45,7 @@ import { describeShop } from './domain/shop.ts';
 import { listPageEntries, listProductEntries, listSitemapFiles } from './domain/sitemap.ts';
 import { createSuggestionIndex, loadSuggestionSnapshot } from './domain/suggestion-index.ts';
 import { addToWishlist, listWishlist, listWishlistIds, removeFromWishlist } from './domain/wishlist.ts';
+import { countingRefunds, type ShopTallies } from './metrics.ts';
 import { releaseHeapIfGrown } from './release-heap.ts';
 
 /**
@@ -64,12 +65,16 @@ export function createShopServices(
     catalogVersion: { current(): Promise<number>; reads(): number };
     /** Where security events go (the app's JSON log); none in tests that do not look. */
     securityEvents?: SecurityEvents;
+    /** The counters /metrics reports (server/metrics.ts); none in tests that do not look. */
+    tallies?: ShopTallies;
   },
 ) {
   const securityEvents = infra.securityEvents ?? ignoreSecurityEvents;
   const currentPassword = createCurrentPasswordChecks({ db, counters: infra.counters, securityEvents });
   const cardVelocity = createCardVelocity({ db, counters: infra.counters, securityEvents });
-  const gateway = infra.gateway ?? createSimulatedGateway({ declineRate: config.paymentDeclineRate });
+  const anyGateway =
+    infra.gateway ?? createSimulatedGateway({ declineRate: config.paymentDeclineRate, delayMs: config.paymentDelayMs });
+  const gateway = infra.tallies ? countingRefunds(anyGateway, infra.tallies) : anyGateway;
   const catalogCache = createReadCache({ ttlMs: config.catalogCacheSeconds * 1000, maxEntries: 5000 });
   // Catalogue reads are pure functions of their arguments, so the arguments are the key.
   const cached = <T>(name: string, args: unknown, load: () => Promise<T>) =>
@@ -152,6 +157,7 @@ export function createShopServices(
     onStockChange: (ids) => catalogChanged({ productIds: ids }),
     shippingPlanOf: (userId) => memberships.planOf(userId),
     cardVelocity,
+    tallies: infra.tallies,
   });
   const fulfilment = createFulfilment({
     db,
@@ -184,6 +190,8 @@ export function createShopServices(
        * CATALOG_CACHE_SECONDS. Anything else clears every catalogue read.
        */
       applyRemoteChange: applyCatalogChange,
+      /** The catalogue reads' hits and misses since start (/metrics); null when CATALOG_CACHE_SECONDS is 0. */
+      cacheStats: () => (config.catalogCacheSeconds > 0 ? catalogCache.stats() : null),
       /** After a write made outside the domain modules (a script's or a test's own SQL): drops every catalogue read here. */
       invalidate: () => applyCatalogChange({ everything: true }),
       /** Calls `listener` after every catalogue change, local or remote; returns the way to stop. */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 const healthSchema = z.object({
-  status: z.enum(['ok', 'unavailable']),
+  status: z.enum(['ok', 'unavailable', 'stopping']),
   database: z.enum(['up', 'down']),
 });
 
@@ -18,6 +18,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      // Stopping (SIGTERM, server/main.ts): not ready, so the balancer sends nothing new.
+      if (app.draining) return reply.code(503).send({ status: 'stopping', database: 'up' });
       try {
         await app.database.ping();
         return { status: 'ok' as const, database: 'up' as const };

@@ -28,6 +28,7 @@ import {
   returnRequests,
   users,
 } from '../../db/schema.ts';
+import type { Tally } from '../metrics.ts';
 import type { CardVelocity } from './card-velocity.ts';
 import { clearSavedCart, mergeCart } from './cart.ts';
 import { renderEmail } from './email-layout.ts';
@@ -78,6 +79,8 @@ export interface OrderDeps {
   shippingPlanOf?: (userId: number) => Promise<MembershipPlanId | null>;
   /** Caps on declined card attempts (issue 21): every charge at checkout is one counted attempt. */
   cardVelocity: CardVelocity;
+  /** Counts orders placed and declined for /metrics (server/metrics.ts); none in tests that do not look. */
+  tallies?: { ordersPlaced: Tally; ordersDeclined: Tally };
 }
 
 /** Who is placing the order: their account and what the shop knows of their plan. */
@@ -289,6 +292,7 @@ export function createOrders({
   onStockChange = () => {},
   shippingPlanOf = async () => null,
   cardVelocity,
+  tallies,
 }: OrderDeps) {
   async function paymentSourceFor(buyer: Buyer, input: PlaceOrderInput): Promise<PaymentSource> {
     if (input.cardData) {
@@ -462,11 +466,15 @@ export function createOrders({
               (attempt) => 'declined' in attempt,
             ),
       );
-      if ('declined' in outcome) throw new PaymentDeclinedError(outcome.declined);
+      if ('declined' in outcome) {
+        tallies?.ordersDeclined.inc();
+        throw new PaymentDeclinedError(outcome.declined);
+      }
       const result = outcome;
       const [order] = await hydrate(db, [result.row]);
       if (!order) throw new Error('A placed order could not be read back');
       if (!result.replayed) {
+        tallies?.ordersPlaced.inc();
         onStockChange(order.items.map((item) => item.productId));
         announceOrder(order);
       }

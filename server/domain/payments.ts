@@ -37,8 +37,14 @@ export function cardBrandOf(number: string): string {
  * (PAYMENT_DECLINE_RATE, default 0.3). A saved method approves unless its last 4 digits
  * are 0002.
  */
-export function createSimulatedGateway(options: { declineRate: number; random?: () => number }): PaymentGateway {
+export function createSimulatedGateway(options: {
+  declineRate: number;
+  random?: () => number;
+  /** How long a charge takes to answer (PAYMENT_SIMULATOR_DELAY_MS): a real gateway's seconds, for tests of what happens meanwhile. */
+  delayMs?: number;
+}): PaymentGateway {
   const random = options.random ?? (() => randomInt(0, 1_000_000) / 1_000_000);
+  const delayMs = options.delayMs ?? 0;
   const approved = (cardBrand: string, last4: string): ChargeResult => ({
     status: 'approved',
     transactionId: `sim_${randomBytes(12).toString('hex')}`,
@@ -48,6 +54,7 @@ export function createSimulatedGateway(options: { declineRate: number; random?: 
   const declined: ChargeResult = { status: 'declined', message: ORDER_MESSAGES.declined };
   return {
     async charge({ source }) {
+      if (delayMs > 0) await new Promise((done) => setTimeout(done, delayMs));
       if (source.kind === 'saved') return source.last4 === '0002' ? declined : approved(source.provider, source.last4);
       if (source.number === APPROVE_CARD) return approved('Visa', '4242');
       if (source.number === DECLINE_CARD) return declined;

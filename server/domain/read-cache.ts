@@ -14,6 +14,8 @@ export interface ReadCache {
   /** Drops one key (a product whose stock just changed), so its next read is fresh. */
   forget(key: string): void;
   readonly size: number;
+  /** Reads answered from the cache and reads that went to the database since start (/metrics). */
+  stats(): { hits: number; misses: number };
 }
 
 interface Entry {
@@ -25,6 +27,8 @@ interface Entry {
 export function createReadCache(options: { ttlMs: number; maxEntries: number; now?: () => number }): ReadCache {
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
+  let hits = 0;
+  let misses = 0;
 
   function store(key: string, value: Promise<unknown>): void {
     entries.delete(key);
@@ -42,6 +46,7 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; no
       const time = now();
       const hit = entries.get(key);
       if (hit && time < hit.freshUntil + options.ttlMs) {
+        hits++;
         // Re-insert so the Map's order is least-recently-used first.
         entries.delete(key);
         entries.set(key, hit);
@@ -58,6 +63,7 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; no
         }
         return hit.value as Promise<T>;
       }
+      misses++;
       const value = load();
       store(key, value);
       value.catch(() => {
@@ -73,6 +79,9 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; no
     },
     get size() {
       return entries.size;
+    },
+    stats() {
+      return { hits, misses };
     },
   };
 }
