@@ -1,8 +1,8 @@
 /**
  * `npm test`: everything CI checks, in order — lint, types, build, then every
  * Vitest project (unit, API through inject, browser journeys on Debian's
- * Chromium). Installs Chromium from Debian when it is missing and this user can,
- * otherwise says exactly what is missing. Ends with one "N passed, N failed" line.
+ * Chromium). Installs Chromium and nginx from Debian when they are missing and this user
+ * can, otherwise says exactly what is missing. Ends with one "N passed, N failed" line.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -34,8 +34,36 @@ function ensureChromium(): void {
   ]);
 }
 
+/**
+ * The balancer test (tests/api/balancer.test.ts) runs Debian's nginx in front of two shop
+ * processes. Installed when missing and this user can; otherwise that test skips with a line
+ * saying so, except where CI is set, where it must run.
+ */
+function ensureNginx(): void {
+  const found = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].some((path) => existsSync(path));
+  if (found || process.env.NGINX_PATH) return;
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot || !existsSync('/usr/bin/apt-get')) {
+    const message =
+      "nginx is missing: the balancer test needs it. Install Debian's package (as root: apt-get update && apt-get install -y nginx) or set NGINX_PATH.";
+    if (process.env.CI) {
+      console.error(message);
+      process.exit(1);
+    }
+    console.warn(`${message} The balancer test skips without it.`);
+    return;
+  }
+  // Where no policy-rc.d stops it, the package starts its default server on port 80: stop that
+  // one (the test runs nginx of its own on free ports, as this user).
+  run('install nginx from Debian', 'sh', [
+    '-c',
+    'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null && { [ ! -s /run/nginx.pid ] || /usr/sbin/nginx -s quit; }',
+  ]);
+}
+
 const vitestArgs = process.argv.slice(2);
 ensureChromium();
+ensureNginx();
 run('lint', 'npx', ['biome', 'check', '.']);
 run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 run('build', 'npm', ['run', '--silent', 'build']);
