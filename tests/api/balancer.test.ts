@@ -967,8 +967,8 @@ describe.skipIf(skipShop)('two shop processes behind nginx with deploy/nginx.con
       `kill under load: ${acknowledged.length} orders acknowledged (${beforeKill.length} before the SIGKILL, ${afterKill.length} after; ` +
         `${acknowledged.filter((order) => order.via === 'retried-200').length} had committed when cut off and were answered on retry, ` +
         `${acknowledged.filter((order) => order.via === 'retried-201').length} placed on retry); ${cutOff.length} answers cut off (503 from nginx); ` +
-        `nginx: ${answeredBy(shopA.port)} orders answered by A, ${answeredBy(shopB.port)} by B, ${failedOver} refused by B and sent to A ` +
-        `(${triedDeadThenA.length} requests in all); ` +
+        `nginx: ${answeredBy(shopA.port)} orders answered by A, ${answeredBy(shopB.port)} by B; ` +
+        `requests nginx tried on the dead B and sent on to A: ${triedDeadThenA.length} (${failedOver} of them orders); ` +
         `${browsing.ok} GETs answered, ${browsing.failed.length} failed; ${Math.round(performance.now() - started)} ms`,
     );
     expect(unexpected).toEqual([]);
