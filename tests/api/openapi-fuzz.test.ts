@@ -233,9 +233,13 @@ async function runFuzz(shop: TestShop, kind: DatabaseKind): Promise<Tally> {
     request: FuzzRequest,
     token: string | undefined,
   ): Promise<{ status: number; json: unknown }> {
-    const url = template.replace(/\{(\w+)\}/g, (_whole, name: string) =>
-      encodeURIComponent(asText(request.path?.[name] ?? '1')),
-    );
+    const url = template.replace(/\{(\w+)\}/g, (_whole, name: string) => {
+      const text = asText(request.path?.[name] ?? '1');
+      // A lone surrogate cannot be percent-encoded; a client would send these invalid UTF-8 bytes.
+      if (!text.isWellFormed()) return '%ED%A0%80';
+      // An empty segment is another route's URL (`/api/products/` is the list), not this operation's.
+      return text === '' ? '%20' : encodeURIComponent(text);
+    });
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries(request.query ?? {})) {
       if (value !== undefined) query.append(name, asText(value));
