@@ -11,6 +11,7 @@ const { openConfiguredDatabase } = await import('../db/open-configured.ts');
 const { isCatalogueEmpty, seedCatalogue } = await import('../db/seed/seed-catalogue.ts');
 const { buildApp } = await import('./app.ts');
 const { ConfigError, loadConfig, startupWarnings } = await import('./config.ts');
+const { backupDiskWarning } = await import('./domain/backups.ts');
 
 /** Starts the shop: config → database (migrated, seeded when empty) → app → listen; stops cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -36,16 +37,27 @@ async function main(): Promise<void> {
   }
 
   let stopping = false;
+  /**
+   * SIGTERM (a balancer's or orchestrator's stop): readiness answers 503 at once while requests
+   * are still served for SHUTDOWN_GRACE_SECONDS, so the balancer takes the process out before it
+   * stops listening; then the server stops taking requests, lets those in flight finish (an order
+   * being placed completes), runs its close hooks, and the pool closes. SIGINT (Ctrl-C at a
+   * terminal) skips the grace.
+   */
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down');
+    app.draining = true;
+    const graceMs = signal === 'SIGTERM' ? config.shutdownGraceMs : 0;
+    app.log.info({ signal, graceMs }, 'shutting down: readiness answers 503');
     const timer = setTimeout(() => {
-      app.log.error('shutdown took over 10 s; exiting');
+      app.log.error('shutdown took over 10 s after the grace; exiting');
       process.exit(1);
-    }, 10_000);
+    }, graceMs + 10_000);
     timer.unref();
     try {
+      if (graceMs > 0) await new Promise((done) => setTimeout(done, graceMs));
+      app.log.info('shutting down: no new requests; waiting for those in flight');
       await app.close();
       await database.close();
       process.exit(0);
@@ -59,6 +71,11 @@ async function main(): Promise<void> {
 
   await app.listen({ host: config.host, port: config.port });
   for (const warning of startupWarnings(config)) app.log.warn(warning);
+  // Backups on the disk they protect die with it (the embedded database, or scheduled ones).
+  if (config.database.kind === 'pglite' || config.backup.everyHours > 0) {
+    const backupWarning = backupDiskWarning(config.backup.dir, config.dataDir);
+    if (backupWarning) app.log.warn(backupWarning);
+  }
   app.log.info(
     {
       url: config.origin,
