@@ -66,8 +66,10 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  // `on`, not `once`: a second signal during the grace must not fall back to Node's default (an
+  // immediate exit that would cut off the orders in flight); `stop` ignores it.
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
   for (const warning of startupWarnings(config)) app.log.warn(warning);

@@ -220,6 +220,8 @@ describe('SIGTERM: readiness 503 first, the order in flight completes, the proce
     // overtake it (and on the embedded database wait a second behind the order's transaction).
     await sleep(100);
 
+    // A second SIGTERM (an impatient supervisor) changes nothing: still the same graceful stop.
+    child?.kill('SIGTERM');
     const readiness = await send(baseUrl, 'GET', '/api/health');
     expect(readiness.status).toBe(503);
     expect(JSON.parse(readiness.text)).toMatchObject({ status: 'stopping' });
