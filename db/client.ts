@@ -50,6 +50,11 @@ export type DatabaseOptions =
  * postgres.js runs a query on the first await a microtask later, so the `.values()` drizzle
  * chains on at once still applies; the extra `then` is only an observer.
  */
+  /**
+   * The embedded database's own client and folder (undefined: in memory), for backups, which
+   * copy its files while holding its one connection. Absent on PostgreSQL.
+   */
+  embedded?: { client: PGlite; dataDir: string | undefined };
 function countedClient(client: postgres.Sql): { client: postgres.Sql; running: () => number } {
   let running = 0;
   const settle = () => {
@@ -165,3 +170,4 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     close: () => client.close(),
   };
 }
+    embedded: { client, dataDir: options.dataDir ? resolve(options.dataDir) : undefined },

@@ -30,6 +30,7 @@ import { productImageRoutes } from './api/product-images.ts';
 import { searchRoutes } from './api/search.ts';
 import { secondFactorRoutes } from './api/second-factor.ts';
 import { userRoutes } from './api/users.ts';
+import { registerBackups } from './backup-server.ts';
 import type { Config } from './config.ts';
 import { createCatalogEvents } from './domain/catalog-events.ts';
 import { type CounterStore, createDatabaseCounterStore, createRedisCounterStore } from './domain/counters.ts';
@@ -185,6 +186,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onReady', async () => {
     await app.services.kitLaunch.launchDate().catch((error: unknown) => {
       app.log.warn({ err: error }, 'could not fix the kit launch date at start');
+  // Backups: the socket db:backup asks through, and the BACKUP_EVERY_HOURS job with the others.
+  registerBackups(app, { scheduled: options.backgroundJobs !== false });
     });
   });
 

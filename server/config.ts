@@ -107,6 +107,10 @@ const envSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   GOOGLE_ISSUER_URL: z.url().default('https://accounts.google.com'),
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_KEY: z.string().min(16, 'must be at least 16 characters').max(1024).optional(),
+  BACKUP_EVERY_HOURS: z.coerce.number().min(0).max(24 * 31).optional(),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -157,6 +161,11 @@ export interface Config {
   google: { clientId: string; clientSecret: string; issuerUrl: string } | undefined;
 }
 
+  /**
+   * Backups (BACKUP_*): where they go, the key that encrypts them, how often the server takes one
+   * (hours; 0: never; 24 by default on the embedded database, 0 on PostgreSQL) and how many stay.
+   */
+  backup: { dir: string; key: string | undefined; everyHours: number; keep: number };
 /** The shop's identity: configuration with demo defaults, never literals in pages. */
 export interface ShopIdentity {
   name: string;
@@ -267,6 +276,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     google:
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuerUrl: env.GOOGLE_ISSUER_URL }
+    backup: {
+      dir: resolve(env.BACKUP_DIR ?? resolve(dataDir, 'backups')),
+      key: env.BACKUP_KEY,
+      everyHours: env.BACKUP_EVERY_HOURS ?? (env.DATABASE_URL ? 0 : 24),
+      keep: env.BACKUP_KEEP,
+    },
         : undefined,
   };
 }
