@@ -35,6 +35,11 @@ export interface DatabaseHandle {
    * the app's queries (postgres.js exposes no counts). Absent on the embedded database.
    */
   pool?: () => { size: number; inUse: number; waiting: number };
+  /**
+   * The embedded database's own client and folder (undefined: in memory), for backups, which
+   * copy its files while holding its one connection. Absent on PostgreSQL.
+   */
+  embedded?: { client: PGlite; dataDir: string | undefined };
 }
 
 const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -50,11 +55,6 @@ export type DatabaseOptions =
  * postgres.js runs a query on the first await a microtask later, so the `.values()` drizzle
  * chains on at once still applies; the extra `then` is only an observer.
  */
-  /**
-   * The embedded database's own client and folder (undefined: in memory), for backups, which
-   * copy its files while holding its one connection. Absent on PostgreSQL.
-   */
-  embedded?: { client: PGlite; dataDir: string | undefined };
 function countedClient(client: postgres.Sql): { client: postgres.Sql; running: () => number } {
   let running = 0;
   const settle = () => {
@@ -168,6 +168,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       for (const listener of listeners.get(channel) ?? []) listener(payload);
     },
     close: () => client.close(),
+    embedded: { client, dataDir: options.dataDir ? resolve(options.dataDir) : undefined },
   };
 }
-    embedded: { client, dataDir: options.dataDir ? resolve(options.dataDir) : undefined },

@@ -173,6 +173,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.addHook('onReady', async () => app.services.fulfilment.start(app.log));
     app.addHook('onClose', () => app.services.fulfilment.stop());
   }
+  // Backups: the socket db:backup asks through, and the BACKUP_EVERY_HOURS job with the others.
+  registerBackups(app, { scheduled: options.backgroundJobs !== false });
   app.addHook('onClose', () => app.services.search.suggestions.close());
   if (config.admin) {
     const admin = config.admin;
@@ -186,8 +188,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onReady', async () => {
     await app.services.kitLaunch.launchDate().catch((error: unknown) => {
       app.log.warn({ err: error }, 'could not fix the kit launch date at start');
-  // Backups: the socket db:backup asks through, and the BACKUP_EVERY_HOURS job with the others.
-  registerBackups(app, { scheduled: options.backgroundJobs !== false });
     });
   });
 

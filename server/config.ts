@@ -109,7 +109,11 @@ const envSchema = z.object({
   GOOGLE_ISSUER_URL: z.url().default('https://accounts.google.com'),
   BACKUP_DIR: z.string().min(1).optional(),
   BACKUP_KEY: z.string().min(16, 'must be at least 16 characters').max(1024).optional(),
-  BACKUP_EVERY_HOURS: z.coerce.number().min(0).max(24 * 31).optional(),
+  BACKUP_EVERY_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 31)
+    .optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
 });
 
@@ -159,13 +163,13 @@ export interface Config {
   corsOrigins: string[];
   /** Google sign-in (OpenID Connect); undefined hides the button. */
   google: { clientId: string; clientSecret: string; issuerUrl: string } | undefined;
-}
-
   /**
    * Backups (BACKUP_*): where they go, the key that encrypts them, how often the server takes one
    * (hours; 0: never; 24 by default on the embedded database, 0 on PostgreSQL) and how many stay.
    */
   backup: { dir: string; key: string | undefined; everyHours: number; keep: number };
+}
+
 /** The shop's identity: configuration with demo defaults, never literals in pages. */
 export interface ShopIdentity {
   name: string;
@@ -273,15 +277,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
     shutdownGraceMs: env.SHUTDOWN_GRACE_SECONDS * 1000,
     corsOrigins,
-    google:
-      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
-        ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuerUrl: env.GOOGLE_ISSUER_URL }
     backup: {
       dir: resolve(env.BACKUP_DIR ?? resolve(dataDir, 'backups')),
       key: env.BACKUP_KEY,
       everyHours: env.BACKUP_EVERY_HOURS ?? (env.DATABASE_URL ? 0 : 24),
       keep: env.BACKUP_KEEP,
     },
+    google:
+      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+        ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuerUrl: env.GOOGLE_ISSUER_URL }
         : undefined,
   };
 }
