@@ -1,11 +1,14 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../contracts/account.ts';
 import type { Order } from '../../contracts/orders.ts';
 import { products } from '../../db/schema.ts';
-import { recordSuccessfulBackup } from '../../server/metrics.ts';
+import { createBackupJob } from '../../server/domain/backups.ts';
 import { isPostgresReachable } from '../helpers/postgres.ts';
 import { createTestShop, type TestShop } from '../helpers/test-app.ts';
 
@@ -259,8 +262,20 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     expect(cache(after, 'catalogue', 'hit')).toBeGreaterThan(cache(before, 'catalogue', 'hit'));
   });
 
-  it('reports the last successful backup as a Unix time', async () => {
-    recordSuccessfulBackup(new Date('2026-11-28T03:00:00Z'));
+  it('reports the last successful backup as a Unix time: the one the backups know of', async () => {
+    // The backup job looks in BACKUP_DIR: a backup taken an hour ago is not due again, and is the last one.
+    const backupDir = mkdtempSync(join(tmpdir(), 'harbour-metrics-backups-'));
+    try {
+      writeFileSync(join(backupDir, 'harbour-backup-2026-11-28T03-00-00Z.tar.gz'), 'not read');
+      const job = createBackupJob({
+        settings: { backupDir, key: undefined, keep: 7, mediaDir: backupDir },
+        source: { database: undefined, databaseUrl: undefined },
+        everyHours: 24,
+      });
+      expect(await job.runOnce(new Date('2026-11-28T04:00:00Z'))).toBeUndefined();
+    } finally {
+      rmSync(backupDir, { recursive: true, force: true });
+    }
     expect(sample(await scrape(), 'harbour_last_backup_timestamp_seconds')).toBe(
       Date.parse('2026-11-28T03:00:00Z') / 1000,
     );
