@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { lastSuccessfulBackupAt } from './domain/backups.ts';
 import type { PaymentGateway } from './domain/payments.ts';
 import type { SecurityEvents } from './domain/security-events.ts';
 
@@ -46,17 +47,8 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 // Process-wide: heap, RSS, event-loop delay and GC belong to the process, not to one app, and
 // prom-client's collectors (an event-loop monitor, a GC observer) should start once however
-// many apps a test file builds. The last backup is the process's too (helper scripts set it).
+// many apps a test file builds. The last backup is the process's too.
 let processRegistry: Registry | undefined;
-let lastBackupSeconds = 0;
-
-/**
- * Backups call this after each successful backup (and may at start, with the newest backup's
- * time); `harbour_last_backup_timestamp_seconds` reports it, 0 until one is known.
- */
-export function recordSuccessfulBackup(at: Date = new Date()): void {
-  lastBackupSeconds = at.getTime() / 1000;
-}
 
 function processMetrics(): Registry {
   if (processRegistry) return processRegistry;
@@ -66,8 +58,9 @@ function processMetrics(): Registry {
     name: 'harbour_last_backup_timestamp_seconds',
     help: 'Unix time of the last successful backup this process knows of (0: none yet)',
     registers: [registry],
+    // Read when scraped from the backups' own record: one fact, kept in one place.
     collect() {
-      this.set(lastBackupSeconds);
+      this.set((lastSuccessfulBackupAt()?.getTime() ?? 0) / 1000);
     },
   });
   processRegistry = registry;
