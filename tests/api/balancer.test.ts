@@ -22,7 +22,7 @@
  * CI is set (scripts/test.ts installs nginx there).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
@@ -36,6 +36,7 @@ import { type DatabaseHandle, openDatabase } from '../../db/client.ts';
 import { orderItems, orders, products, users } from '../../db/schema.ts';
 import { seedCatalogue } from '../../db/seed/seed-catalogue.ts';
 import { createScratchDatabase, isPostgresReachable } from '../helpers/postgres.ts';
+import { privateBuild } from '../helpers/private-build.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const NGINX_CONF = join(ROOT, 'deploy', 'nginx.conf');
@@ -403,35 +404,6 @@ class ShopProcess {
   }
 }
 
-/**
- * main.ts serves the storefront, so it needs a build. Others rebuild `build/` while tests
- * run, so the servers get a private copy, under node_modules so the bundle finds its packages.
- */
-async function privateBuild(): Promise<string> {
-  const source = join(ROOT, 'build');
-  const copy = join(ROOT, 'node_modules', '.cache', `harbour-balancer-${process.pid}-${Date.now()}`);
-  for (let attempt = 1; ; attempt += 1) {
-    if (existsSync(join(source, 'server', 'index.js'))) {
-      try {
-        cpSync(source, copy, { recursive: true });
-        if (existsSync(join(copy, 'server', 'index.js'))) return copy;
-      } catch {
-        // a build replaced the folder while it was being copied
-      }
-      rmSync(copy, { recursive: true, force: true });
-    } else if (attempt > 30) {
-      const result = spawnSync('npm', ['run', '--silent', 'build'], {
-        cwd: ROOT,
-        env: { ...process.env, BUILD_DIR: copy },
-        stdio: 'inherit',
-      });
-      if (result.status !== 0) throw new Error(`npm run build failed (${result.status})`);
-      return copy;
-    }
-    await sleep(2000);
-  }
-}
-
 afterAll(() => {
   tlsAgent.destroy();
 });
@@ -602,7 +574,7 @@ describe.skipIf(skipShop)('two shop processes behind nginx with deploy/nginx.con
 
   beforeAll(async () => {
     if (NGINX === null) throw new Error('nginx is not installed: scripts/test.ts installs it where CI is set');
-    buildDir = await privateBuild();
+    buildDir = await privateBuild('balancer');
     dir = mkdtempSync(join(tmpdir(), 'harbour-balancer-'));
     pair = selfSignedPair(dir);
     scratch = await createScratchDatabase();

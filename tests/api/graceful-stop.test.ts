@@ -6,8 +6,8 @@
  * taking requests, the order completes with 201, the database closes and the process exits 0
  * with the order in the database, paid.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.ts';
 import { orders, products } from '../../db/schema.ts';
 import { seedCatalogue } from '../../db/seed/seed-catalogue.ts';
+import { privateBuild } from '../helpers/private-build.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CHARGE_MS = 2_000;
@@ -71,35 +72,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-/**
- * A copy of the built storefront, so a build running meanwhile cannot pull it away from the
- * server; under node_modules so the bundle still finds its packages (as order-crash.test.ts does).
- */
-async function privateBuild(): Promise<string> {
-  const source = resolve(ROOT, 'build');
-  const copy = join(ROOT, 'node_modules', '.cache', `harbour-graceful-stop-${process.pid}-${Date.now()}`);
-  for (let attempt = 0; ; attempt += 1) {
-    if (existsSync(join(source, 'server', 'index.js'))) {
-      try {
-        cpSync(source, copy, { recursive: true });
-        if (existsSync(join(copy, 'server', 'index.js'))) return copy;
-      } catch {
-        // a build replaced the folder while it was being copied
-      }
-      rmSync(copy, { recursive: true, force: true });
-    } else if (attempt > 30) {
-      const result = spawnSync('npm', ['run', '--silent', 'build'], {
-        cwd: ROOT,
-        env: { ...process.env, BUILD_DIR: copy },
-        stdio: 'inherit',
-      });
-      if (result.status !== 0) throw new Error(`npm run build failed (${result.status})`);
-      return copy;
-    }
-    await sleep(2000);
-  }
-}
-
 describe('SIGTERM: readiness 503 first, the order in flight completes, the process exits 0', () => {
   let dataDir: string;
   let buildDir: string;
@@ -110,7 +82,7 @@ describe('SIGTERM: readiness 503 first, the order in flight completes, the proce
   let productId: number;
 
   beforeAll(async () => {
-    buildDir = await privateBuild();
+    buildDir = await privateBuild('graceful-stop');
     dataDir = mkdtempSync(join(tmpdir(), 'harbour-stop-'));
     const direct = await openDatabase({ kind: 'pglite', dataDir: join(dataDir, 'pglite') });
     try {

@@ -11,8 +11,8 @@
  * - each product's stock equals its starting stock minus what the orders that are not
  *   Cancelled hold.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,7 @@ import { orderItems, orders, products } from '../../db/schema.ts';
 import { seedCatalogue } from '../../db/seed/seed-catalogue.ts';
 import { APPROVE_CARD } from '../../server/domain/payments.ts';
 import { createScratchDatabase, isPostgresReachable } from '../helpers/postgres.ts';
+import { privateBuild } from '../helpers/private-build.ts';
 
 const postgresAvailable = await isPostgresReachable();
 if (!postgresAvailable) console.warn('order crash test on PostgreSQL skipped: no PostgreSQL reachable.');
@@ -204,36 +205,6 @@ class ShopProcess {
   }
 }
 
-/**
- * main.ts always serves the storefront, so it needs a build. Others rebuild `build/` while tests
- * run, so the server gets a private copy, under node_modules so the bundle still finds its packages.
- */
-async function privateBuild(): Promise<string> {
-  const source = join(ROOT, 'build');
-  const copy = join(ROOT, 'node_modules', '.cache', `harbour-order-crash-${process.pid}-${Date.now()}`);
-  for (let attempt = 1; ; attempt += 1) {
-    if (existsSync(join(source, 'server', 'index.js'))) {
-      try {
-        cpSync(source, copy, { recursive: true });
-        if (existsSync(join(copy, 'server', 'index.js'))) return copy;
-      } catch {
-        // a build replaced the folder while it was being copied
-      }
-      rmSync(copy, { recursive: true, force: true });
-    } else if (attempt > 30) {
-      const result = spawnSync('npm', ['run', '--silent', 'build'], {
-        cwd: ROOT,
-        env: { ...process.env, BUILD_DIR: copy },
-        stdio: 'inherit',
-      });
-      if (result.status !== 0) throw new Error(`npm run build failed (${result.status})`);
-      return copy;
-    }
-    // Someone is building right now: their build will be there shortly.
-    await sleep(2000);
-  }
-}
-
 const kinds = [
   { kind: 'pglite' as const, skip: false },
   { kind: 'postgres' as const, skip: !postgresAvailable },
@@ -256,7 +227,7 @@ for (const { kind, skip } of kinds) {
     }
 
     beforeAll(async () => {
-      buildDir = await privateBuild();
+      buildDir = await privateBuild('order-crash');
       dataDir = mkdtempSync(join(tmpdir(), `harbour-crash-${kind}-`));
       if (kind === 'postgres') scratch = await createScratchDatabase();
       // Seed and stock the catalogue before the first start (the server does not seed a full catalogue).
