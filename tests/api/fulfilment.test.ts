@@ -486,6 +486,28 @@ for (const { kind, skip } of kinds) {
         expect(answer.body.message).toBe('This order is for delivery: mark it shipped instead.');
       });
 
+      it('refuses a malformed or out-of-range order id (400), an unknown one (404) and collecting what is not ready (409), writing nothing', async () => {
+        for (const path of ['ship', 'ready-to-collect', 'collected']) {
+          for (const id of ['abc', '0', '99999999999']) {
+            const answer = await call<ErrorBody>('POST', `/api/admin/orders/${id}/${path}`, {
+              body: { carrier: 'startrack', trackingNumber: 'ST999999' },
+            });
+            expect(answer.status, `${path} ${id}`).toBe(400);
+            expect(typeof answer.body.message).toBe('string');
+          }
+          expect((await call<ErrorBody>('POST', `/api/admin/orders/999999/${path}`, { body: {} })).status).not.toBe(
+            500,
+          );
+        }
+        expect((await ready(999_999)).status).toBe(404);
+        expect((await collected(999_999)).status).toBe(404);
+        const product = await freshProduct(1_000, 10);
+        const order = await place(alice, product, collect);
+        const early = await collected(order.id);
+        expect(early.status).toBe(409);
+        expect(await fulfilmentRow(order.id)).toBeUndefined();
+      });
+
       it('keeps the spec’s one-step status move working, recorded as collected or shipped', async () => {
         const product = await freshProduct(1_000, 10);
         const toCollect = await place(alice, product, collect);

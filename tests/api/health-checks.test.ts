@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema.ts';
+import { createSession } from '../../server/domain/sessions.ts';
 import { createTestShop, type TestShop } from '../helpers/test-app.ts';
 
 /*
@@ -48,4 +50,42 @@ describe('health checks when the database stops answering', () => {
     expect(response.json()).toEqual({ status: 'ok' });
     expect(pings).toBe(0);
   });
+});
+
+/** Liveness × role (issue 23's new route): the same answer for everyone, and bad input is a 400, never a 500. */
+describe('GET /api/health/live × role', () => {
+  let shop: TestShop;
+  const tokens = new Map<string, string | undefined>();
+
+  beforeAll(async () => {
+    shop = await createTestShop('pglite', { products: 5 });
+    tokens.set('signed out', undefined);
+    for (const [role, email, kind] of [
+      ['customer A', 'live.a@example.com', 'customer'],
+      ['customer B', 'live.b@example.com', 'customer'],
+      ['admin', 'live.admin@example.com', 'admin'],
+    ] as const) {
+      const [row] = await shop.database.db
+        .insert(users)
+        .values({ email, firstName: 'Live', lastName: role, role: kind })
+        .returning({ id: users.id });
+      tokens.set(role, (await createSession(shop.database.db, row!.id, 'health')).token);
+    }
+  });
+  afterAll(async () => {
+    await shop.close();
+  });
+
+  for (const role of ['signed out', 'customer A', 'customer B', 'admin']) {
+    it(`${role} → 200 {status: 'ok'}; a NUL in the query → 400 JSON`, async () => {
+      const token = tokens.get(role);
+      const headers = token ? { authorization: `Bearer ${token}` } : {};
+      const answer = await shop.app.inject({ method: 'GET', url: '/api/health/live', headers });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toEqual({ status: 'ok' });
+      const bad = await shop.app.inject({ method: 'GET', url: '/api/health/live?probe=%00', headers });
+      expect(bad.statusCode).toBe(400);
+      expect(typeof bad.json().message).toBe('string');
+    });
+  }
 });

@@ -399,6 +399,19 @@ for (const { kind, skip } of kinds) {
         expect(
           (await call<null>('GET', `/api/orders/${order.id}/adjustment-notes/nonsense.pdf`, ann.token)).status,
         ).toBe(400);
+        // A malformed or out-of-range order id is bad input (400, JSON), for the note and the invoice alike.
+        for (const id of ['abc', '0', '2147483648']) {
+          for (const url of [
+            `/api/orders/${id}/adjustment-notes/${note!.number}.pdf`,
+            `/api/orders/${id}/invoice.pdf`,
+          ]) {
+            const bad = await call<{ message: string }>('GET', url, ann.token);
+            expect(bad.status, url).toBe(400);
+            expect(typeof bad.body.message).toBe('string');
+          }
+        }
+        // Another shopper asking for the invoice of this order: 404, not 403.
+        expect((await call<null>('GET', `/api/orders/${order.id}/invoice.pdf`, bob.token)).status).toBe(404);
         // The page route: owner and staff get the PDF; another shopper 404.
         const path = `/orders/${order.id}/adjustment-notes/${note!.number}.pdf`;
         const params = { id: String(order.id), noteNumber: note!.number };
