@@ -1,12 +1,6 @@
 import { formatDollars } from '../../contracts/money.ts';
 import type { Order } from '../../contracts/orders.ts';
-
-const dayOf = new Intl.DateTimeFormat('en-AU', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  timeZone: 'Australia/Sydney',
-});
+import { formatSydneyDay } from '../../contracts/sydney-dates.ts';
 
 /** Where the order page links a note: the page route, so a signed-out browser signs in on the way. */
 export function adjustmentNoteHref(orderId: number, noteNumber: string): string {
@@ -26,7 +20,7 @@ export function refundSentence(
   order: Pick<Order, 'paymentStatus' | 'refundedAmount' | 'refundedAt' | 'pointsSpent'>,
 ): string | null {
   if (!isRefunded(order)) return null;
-  const when = order.refundedAt ? ` on ${dayOf.format(new Date(order.refundedAt))}` : '';
+  const when = order.refundedAt ? ` on ${formatSydneyDay(new Date(order.refundedAt))}` : '';
   if (order.pointsSpent > 0) return `Points returned${when}`;
   return `${formatDollars(order.refundedAmount)} refunded${when}`;
 }
@@ -73,7 +67,7 @@ export function OrderRefunds({ order }: { order: Order }) {
                   Adjustment note {note.number}
                   <span className="tabular font-normal text-gray-700">
                     {' '}
-                    · {dayOf.format(new Date(note.date))} · {formatDollars(note.amount)}
+                    · {formatSydneyDay(new Date(note.date))} · {formatDollars(note.amount)}
                   </span>
                 </p>
                 <p className="text-gray-700">{note.reason}</p>

@@ -1,13 +1,5 @@
 import type { Order } from '../../contracts/orders.ts';
-
-const on = new Intl.DateTimeFormat('en-AU', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZone: 'Australia/Sydney',
-});
+import { formatSydneyMoment } from '../../contracts/sydney-dates.ts';
 
 interface Step {
   key: string;
@@ -101,7 +93,7 @@ export function OrderTimeline({ order }: { order: Order }) {
               <span className="block font-semibold">{step.label}</span>
               {step.at && step.done ? (
                 <time dateTime={step.at} className="block text-gray-700">
-                  {on.format(new Date(step.at))}
+                  {formatSydneyMoment(new Date(step.at))}
                 </time>
               ) : step.done ? null : (
                 <span className="block text-gray-600">Not yet</span>

@@ -4,6 +4,7 @@ import { formatDollars } from '../../contracts/money.ts';
 import { ORDER_MESSAGES, type Order, returnRequestSchema } from '../../contracts/orders.ts';
 import { parseId } from '../../contracts/params.ts';
 import { RETURN_WINDOW_DAYS } from '../../contracts/points.ts';
+import { formatSydneyDay, formatSydneyMoment } from '../../contracts/sydney-dates.ts';
 import { AccountLayout } from '../components/account/account-layout.tsx';
 import { FormMessage, SubmitButton } from '../components/account/form-field.tsx';
 import { OrderRefunds, refundSentence } from '../components/order-refunds.tsx';
@@ -19,22 +20,6 @@ import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/order';
 
 const DEFAULT_IMAGE = '/placeholder-product.svg';
-
-const placedOn = new Intl.DateTimeFormat('en-AU', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZone: 'Australia/Sydney',
-});
-
-const dayOf = new Intl.DateTimeFormat('en-AU', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  timeZone: 'Australia/Sydney',
-});
 
 function orderIdOf(params: { id?: string }): number {
   // A malformed id can never be an order: the same 'Order Not Found' as a missing one.
@@ -150,7 +135,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
   return (
     <AccountLayout
       title={`Order ${order.orderNumber}`}
-      intro={<>Placed on {placedOn.format(new Date(order.createdAt))}</>}
+      intro={<>Placed on {formatSydneyMoment(new Date(order.createdAt))}</>}
       actions={<OrderStatusBadge status={order.status} />}
     >
       <div className="space-y-6">
@@ -367,7 +352,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               data-testid="return-window-passed"
             >
               {returnWindow.returnsUntil
-                ? `Returns are accepted within ${RETURN_WINDOW_DAYS} days of delivery or collection; for this order that time ended on ${dayOf.format(new Date(returnWindow.returnsUntil))}.`
+                ? `Returns are accepted within ${RETURN_WINDOW_DAYS} days of delivery or collection; for this order that time ended on ${formatSydneyDay(new Date(returnWindow.returnsUntil))}.`
                 : `Returns are accepted within ${RETURN_WINDOW_DAYS} days of delivery or collection.`}{' '}
               If something is faulty, use Contact Support and we will put it right: your consumer guarantee rights have
               no {RETURN_WINDOW_DAYS}-day limit.
@@ -405,7 +390,7 @@ function ReturnForm({ order, returnsUntil }: { order: Order; returnsUntil: strin
       <summary className="cursor-pointer font-semibold text-navy-800">Initiate Return</summary>
       <Form method="post" preventScrollReset className="mt-4 space-y-4">
         {returnsUntil ? (
-          <p className="text-sm text-gray-700">Returns are accepted until {dayOf.format(new Date(returnsUntil))}.</p>
+          <p className="text-sm text-gray-700">Returns are accepted until {formatSydneyDay(new Date(returnsUntil))}.</p>
         ) : null}
         <fieldset>
           <legend className="text-sm font-semibold">What are you returning?</legend>

@@ -1,3 +1,4 @@
+import { formatSydneyDay } from '../../contracts/sydney-dates.ts';
 import type { MailMessage } from './mail.ts';
 
 /**
@@ -41,16 +42,9 @@ export interface EmailShop {
   origin: string;
 }
 
-const SYDNEY_DATE = new Intl.DateTimeFormat('en-AU', {
-  timeZone: 'Australia/Sydney',
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-});
-
 /** "28 December 2026": a date as shoppers read it, on the shop's (Sydney's) calendar. */
 export function formatEmailDate(date: Date): string {
-  return SYDNEY_DATE.format(date);
+  return formatSydneyDay(date);
 }
 
 const SYDNEY_TIME = new Intl.DateTimeFormat('en-AU', {
