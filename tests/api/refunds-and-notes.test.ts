@@ -107,6 +107,27 @@ for (const { kind, skip } of kinds) {
       return { user: toUser(row as never), token: (await createSession(shop.database.db, row!.id, 'refunds')).token };
     }
 
+    /** A shopper granted exactly `points` who redeems one unit of a fresh redemption product costing them. */
+    async function pointsOrder(tag: string, priceCents: number, points: number) {
+      const member = await shopper(tag);
+      const prize = await freshProduct(priceCents);
+      await shop.database.db
+        .update(products)
+        .set({ isRedemption: true, pointsCost: points })
+        .where(eq(products.id, prize));
+      await shop.app.services.backOffice.adjustPoints(
+        member.user.id,
+        { points, reason: 'Test points' },
+        { userId: admin.id, email: admin.email },
+      );
+      const order = await shop.app.services.orders.redeem(member.user.id, member.user.email, {
+        productId: prize,
+        quantity: 1,
+        shippingAddress: SYDNEY,
+      });
+      return { member, prize, order };
+    }
+
     async function freshProduct(priceCents: number, stock = 20): Promise<number> {
       const id = productIds[nextProduct];
       nextProduct += 1;
@@ -285,22 +306,7 @@ for (const { kind, skip } of kinds) {
       });
 
       it('a points order’s invoice says "Paid with N points", $0.00 and no GST', async () => {
-        const member = await shopper('points-invoice');
-        const prize = await freshProduct(4_000);
-        await shop.database.db
-          .update(products)
-          .set({ isRedemption: true, pointsCost: 40 })
-          .where(eq(products.id, prize));
-        await shop.app.services.backOffice.adjustPoints(
-          member.user.id,
-          { points: 40, reason: 'Test points' },
-          { userId: admin.id, email: admin.email },
-        );
-        const order = await shop.app.services.orders.redeem(member.user.id, member.user.email, {
-          productId: prize,
-          quantity: 1,
-          shippingAddress: SYDNEY,
-        });
+        const { member, order } = await pointsOrder('points-invoice', 4_000, 40);
         const text = await pdfText((await call<null>('GET', `/api/orders/${order.id}/invoice.pdf`, member.token)).raw);
         expect(text).toContain('Paid with 40 points');
         expect(text).toContain('Total $0.00');
@@ -470,22 +476,7 @@ for (const { kind, skip } of kinds) {
       });
 
       it('a points order’s cancel gives the points back, marks it Refunded and issues no note', async () => {
-        const member = await shopper('points-cancel');
-        const prize = await freshProduct(2_000);
-        await shop.database.db
-          .update(products)
-          .set({ isRedemption: true, pointsCost: 20 })
-          .where(eq(products.id, prize));
-        await shop.app.services.backOffice.adjustPoints(
-          member.user.id,
-          { points: 20, reason: 'Test points' },
-          { userId: admin.id, email: admin.email },
-        );
-        const order = await shop.app.services.orders.redeem(member.user.id, member.user.email, {
-          productId: prize,
-          quantity: 1,
-          shippingAddress: SYDNEY,
-        });
+        const { member, order } = await pointsOrder('points-cancel', 2_000, 20);
         const cancelled = await call<Order>('PUT', `/api/orders/${order.id}/cancel`, member.token);
         expect(cancelled.body).toMatchObject({ paymentStatus: 'Refunded', refundedAmount: 0, adjustmentNotes: [] });
         expect(cancelled.body.refundedAt).toEqual(expect.any(String));
