@@ -10,6 +10,8 @@ import { EmptyBox, primaryButton } from './product-listing.tsx';
 export const INFINITE_BATCH_SIZE = 8;
 export const INFINITE_THRESHOLD_PX = 300;
 export const INFINITE_DELAY_MS = 500;
+/** How far above the viewport a passed sentinel still counts as reached (further than any footer is tall). */
+const PASSED_SENTINEL_PX = 100_000;
 
 export interface InfiniteListTexts {
   /** e.g. "You've viewed all redemption products" */
@@ -98,7 +100,9 @@ export function InfiniteProductList({
         setStatus('waiting');
         timerRef.current = window.setTimeout(() => void loadNextRef.current(), INFINITE_DELAY_MS);
       },
-      { rootMargin: `0px 0px ${INFINITE_THRESHOLD_PX}px 0px` },
+      // Below: within 300 px of the viewport's bottom (spec §9). Above: a shopper who jumped to the
+      // page's end (End key, a tall footer below the list) has passed the sentinel, and counts too.
+      { rootMargin: `${PASSED_SENTINEL_PX}px 0px ${INFINITE_THRESHOLD_PX}px 0px` },
     );
     observer.observe(sentinel);
     return () => observer.disconnect();
