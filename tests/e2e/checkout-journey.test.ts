@@ -375,6 +375,7 @@ describe('a shopper’s cart, checkout and order, start to finish', () => {
     expect(await page.locator('#checkout-cvv').inputValue()).toBe('123');
 
     await page.locator('#checkout-cardNumber').fill(APPROVE_CARD);
+    expect(await page.locator('#checkout-cardNumber').inputValue()).toBe(APPROVE_CARD);
     await page.getByRole('button', { name: 'Review Order' }).click();
     await waitForStep(page, 'Confirmation');
     const expected = priceOrder(

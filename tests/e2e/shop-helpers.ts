@@ -301,8 +301,31 @@ export function checkoutStepHeading(page: Page) {
   return page.locator('#checkout-step').textContent();
 }
 
+/**
+ * Waits for checkout to show `step`. When it does not, the failure says what the page shows
+ * instead — the step, its field errors and alerts, and what the fields hold — so a rare CI
+ * failure can be read from the log alone.
+ */
 export async function waitForStep(page: Page, step: 'Shipping' | 'Payment' | 'Confirmation' | 'Complete') {
-  await expect.poll(() => checkoutStepHeading(page), SETTLE).toBe(step);
+  try {
+    await expect.poll(() => checkoutStepHeading(page), SETTLE).toBe(step);
+  } catch (error) {
+    const shown = await page
+      .evaluate(() => ({
+        url: location.href,
+        step: document.querySelector('#checkout-step')?.textContent,
+        focused: document.activeElement?.id || document.activeElement?.tagName,
+        errors: [...document.querySelectorAll('[id^="checkout-"][id$="-error"]')].map((node) => node.textContent),
+        alerts: [...document.querySelectorAll('[role="alert"]')].map((node) => node.textContent),
+        fields: Object.fromEntries(
+          [...document.querySelectorAll<HTMLInputElement>('input[id^="checkout-"]')]
+            .filter((input) => input.id !== 'checkout-cvv')
+            .map((input) => [input.id, input.type === 'radio' ? input.checked : input.value]),
+        ),
+      }))
+      .catch((reason: unknown) => ({ unreadable: String(reason) }));
+    throw new Error(`Checkout did not reach ${step}; the page shows ${JSON.stringify(shown)}`, { cause: error });
+  }
 }
 
 /** The error text under a checkout field, or null. */
