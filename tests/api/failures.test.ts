@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../../contracts/unavailable.ts';
 import { createTestShop, type TestShop } from '../helpers/test-app.ts';
 
 /** What a shopper's client sees when the database goes away under the server. */
@@ -19,10 +20,11 @@ describe('when the database is unreachable', () => {
     expect(response.json()).toEqual({ status: 'unavailable', database: 'down' });
   });
 
-  it('answers 500 with a plain message and no internals', async () => {
+  it('answers 503 with a plain message, a Retry-After and no internals', async () => {
     const response = await shop.app.inject({ method: 'GET', url: '/api/products?categoryId=1' });
-    expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ message: 'Something went wrong on our side. Please try again.' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ message: DATABASE_UNAVAILABLE_MESSAGE });
+    expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
     expect(response.body).not.toMatch(/select|from|stack|pglite|closed/i);
   });
 });
