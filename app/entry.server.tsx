@@ -27,6 +27,14 @@ function setCacheControl(headers: Headers, loadContext: RouterContextProvider, s
   } else if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-cache');
 }
 
+/**
+ * Every error a loader, action or render threw reaches the server, which answers 503 rather
+ * than 500 when the database was out of reach (server/plugins/storefront.ts).
+ */
+export function handleError(error: unknown, { context }: { context: RouterContextProvider }): void {
+  context.get(requestContext).failed(error);
+}
+
 /** Client-side navigations fetch the same loaders' data: the same rule applies to it. */
 export function handleDataRequest(response: Response, { context }: { context: RouterContextProvider }): Response {
   setCacheControl(response.headers, context, response.status);

@@ -26,6 +26,8 @@ export interface RequestInfo {
   secureCookies: boolean;
   /** Called when a part of the page failed to load and shows its error text: the page is not kept. */
   partFailed: () => void;
+  /** Told of every error a loader, action or render threw (React Router's handleError): the server decides its status. */
+  failed: (error: unknown) => void;
   /**
    * Called when a signed-in shopper's page is one every signed-out shopper sees alike (its route
    * says public): the server then keeps a signed-out copy, which it serves to everyone after.

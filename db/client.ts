@@ -9,7 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import postgres from 'postgres';
+import { openPostgresConnection } from './postgres-connection.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -27,7 +27,12 @@ export interface DatabaseHandle {
    * Hears `notify` on a channel from every process on this database (PostgreSQL LISTEN); the
    * embedded database has one process, so it hears its own. Returns the way to stop listening.
    */
-  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    /** Called when the subscription is back after the database was out of reach: announcements may have been lost. */
+    onResumed?: () => void,
+  ): Promise<() => Promise<void>>;
   notify(channel: string, payload?: string): Promise<void>;
   close(): Promise<void>;
   /**
@@ -35,6 +40,8 @@ export interface DatabaseHandle {
    * the app's queries (postgres.js exposes no counts). Absent on the embedded database.
    */
   pool?: () => { size: number; inUse: number; waiting: number };
+  /** False while PostgreSQL is out of reach (db/postgres-connection.ts); absent on the embedded database. */
+  reachable?: () => boolean;
   /**
    * The embedded database's own client and folder (undefined: in memory), for backups, which
    * copy its files while holding its one connection. Absent on PostgreSQL.
@@ -49,79 +56,36 @@ export type DatabaseOptions =
   | { kind: 'postgres'; url: string; maxConnections?: number };
 
 /**
- * The client as drizzle uses it, counting what holds a connection: each statement outside a
- * transaction (`unsafe`) from its call until it settles, and each transaction (`begin`) for its
- * whole life; statements inside a transaction go through the transaction's own client, uncounted.
- * postgres.js runs a query on the first await a microtask later, so the `.values()` drizzle
- * chains on at once still applies; the extra `then` is only an observer.
- */
-function countedClient(client: postgres.Sql): { client: postgres.Sql; running: () => number } {
-  let running = 0;
-  const settle = () => {
-    running--;
-  };
-  const unsafe = ((...args: Parameters<postgres.Sql['unsafe']>) => {
-    const query = client.unsafe(...args);
-    running++;
-    query.then(settle, settle);
-    return query;
-  }) as postgres.Sql['unsafe'];
-  const begin = (async (...args: Parameters<postgres.Sql['begin']>) => {
-    running++;
-    try {
-      return await client.begin(...args);
-    } finally {
-      running--;
-    }
-  }) as postgres.Sql['begin'];
-  const proxy = new Proxy(client, {
-    get(target, property, receiver) {
-      if (property === 'unsafe') return unsafe;
-      if (property === 'begin') return begin;
-      return Reflect.get(target, property, receiver);
-    },
-  });
-  return { client: proxy, running: () => running };
-}
-
-/**
  * Opens the shop's database: embedded PGlite (in memory when no dataDir is given,
  * which is what tests use) or a PostgreSQL server.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === 'postgres') {
-    const client = postgres(options.url, {
-      max: options.maxConnections ?? 10,
-      onnotice: () => {},
-      // JIT compiling took ~100 ms on plans that run in 20 ms; the shop's queries are short.
-      connection: { application_name: 'harbour-tools', jit: 'off' },
-    });
     const max = options.maxConnections ?? 10;
-    const counted = countedClient(client);
-    const db = drizzlePostgres(counted.client, { schema }) as unknown as Database;
+    const connection = openPostgresConnection(options.url, {
+      max,
+      // drizzle sets its type parsers on the client it is given: a replacement pool gets them too.
+      prepare: (pool) => void drizzlePostgres(pool),
+    });
+    const { client } = connection;
+    const db = drizzlePostgres(client, { schema }) as unknown as Database;
     return {
       db,
       kind: 'postgres',
-      pool: () => ({
-        size: max,
-        inUse: Math.min(counted.running(), max),
-        waiting: Math.max(0, counted.running() - max),
-      }),
+      pool: connection.pool,
+      reachable: connection.reachable,
       migrate: async () => {
-        await client`CREATE EXTENSION IF NOT EXISTS pg_trgm`;
+        await client.unsafe('CREATE EXTENSION IF NOT EXISTS pg_trgm');
         await migratePostgres(drizzlePostgres(client), { migrationsFolder });
       },
       ping: async () => {
-        await client`select 1`;
+        await client.unsafe('select 1');
       },
-      listen: async (channel, onMessage) => {
-        const subscription = await client.listen(channel, (payload) => onMessage(payload));
-        return () => subscription.unlisten();
-      },
+      listen: (channel, onMessage, onResumed) => connection.listen(channel, onMessage, onResumed),
       notify: async (channel, payload = '') => {
-        await client.notify(channel, payload);
+        await client.unsafe('select pg_notify($1, $2)', [channel, payload]);
       },
-      close: () => client.end({ timeout: 5 }),
+      close: () => connection.end(),
     };
   }
 

@@ -7,5 +7,6 @@ export const requestContext = createContext<RequestInfo>({
   nonce: '',
   secureCookies: false,
   partFailed: () => {},
+  failed: () => {},
   sharedPage: () => {},
 });

@@ -38,10 +38,16 @@ export function createCatalogEvents(
   let stop: (() => Promise<void>) | undefined;
   return {
     async start(): Promise<void> {
-      stop = await database.listen(CATALOG_CHANNEL, (payload) => {
-        const message = parseCatalogChange(payload);
-        if (message.origin !== origin) onRemoteChange(message.change);
-      });
+      stop = await database.listen(
+        CATALOG_CHANNEL,
+        (payload) => {
+          const message = parseCatalogChange(payload);
+          if (message.origin !== origin) onRemoteChange(message.change);
+        },
+        // Back after the database was out of reach: what was announced meanwhile is lost, so
+        // nothing kept can be trusted.
+        () => onRemoteChange({ everything: true }),
+      );
     },
     /** Tells the other processes; a failure only delays them to the caches' own expiry. */
     announce(change: CatalogChange): void {

@@ -1,4 +1,5 @@
 import { formatSydneyDay } from '../../contracts/sydney-dates.ts';
+import { escapeHtml } from '../escape-html.ts';
 import type { MailMessage } from './mail.ts';
 
 /**
@@ -57,12 +58,6 @@ const SYDNEY_TIME = new Intl.DateTimeFormat('en-AU', {
 /** "28 December 2026 at 3:04 pm (Sydney time)": when something happened to an account, for security e-mails. */
 export function formatEmailDateTime(date: Date): string {
   return `${formatEmailDate(date)} at ${SYDNEY_TIME.format(date).replace(/\s/g, ' ')} (Sydney time)`;
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
 }
 
 function textPart(content: EmailContent, shop: EmailShop): string {

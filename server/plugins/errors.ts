@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { groupMessagesByField } from '../../contracts/field-errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../contracts/unavailable.ts';
+import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { DomainError, RateLimitedError } from '../domain/errors.ts';
 
 export interface ErrorBody {
@@ -17,7 +19,8 @@ const validationPlaces: Record<string, string> = {
 
 /**
  * The API's one error shape, `{ message, errors? }`. Bad input and domain errors
- * keep their 4xx status and message; anything unexpected is a 500 whose details
+ * keep their 4xx status and message; a database out of reach is a 503 with a Retry-After
+ * (db/unavailable.ts); anything else unexpected is a 500 whose details
  * (stack, SQL) go to the log only, a database error's without its parameters (logging.ts).
  * Set on the root scope too, so nothing outside /api answers a raw message or a stack;
  * `notFound: false` leaves unknown paths to the storefront.
@@ -46,6 +49,13 @@ export function registerErrorHandler(app: FastifyInstance, options: { notFound?:
       return reply
         .code(error.statusCode)
         .send({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) } satisfies ErrorBody);
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ message: DATABASE_UNAVAILABLE_MESSAGE } satisfies ErrorBody);
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -11,7 +11,10 @@ import { isbot } from 'isbot';
 import { createRequestHandler, type RouterContext, RouterContextProvider, type ServerBuild } from 'react-router';
 import { PUBLIC_PAGE_CACHE_CONTROL } from '../../contracts/page-cache-headers.ts';
 import type { RequestInfo } from '../../contracts/page-request.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../contracts/unavailable.ts';
+import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { toUser } from '../domain/accounts.ts';
+import { escapeHtml } from '../escape-html.ts';
 import { type CachedPage, createPageCache, type PageCache, plainBody } from '../page-cache.ts';
 import type { ShopServices } from '../services.ts';
 import { carriesSignedInHint, isSecureOrigin, readSessionToken } from '../session-cookie.ts';
@@ -148,7 +151,14 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
     });
 
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
-      const auth = await request.getAuth();
+      let auth: Awaited<ReturnType<FastifyRequest['getAuth']>>;
+      try {
+        auth = await request.getAuth();
+      } catch (error) {
+        // A session that cannot be checked is not a signed-out one: 503, never a page that signs the shopper out.
+        if (isDatabaseUnavailable(error)) return sendUnavailablePage(request, reply, error);
+        throw error;
+      }
       // A request whose session turned out dead is a signed-out one: it may still be answered from the cache.
       if (!auth) {
         const answered = answerFromCache(request, reply, true);
@@ -162,6 +172,7 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
       context.set(entry.shopContext, app.services);
       const renderedAt = pageCache?.generation ?? 0;
       let partFailed = false;
+      let databaseUnavailable = false;
       context.set(entry.requestContext, {
         viewer: auth ? { user: toUser(auth.session.user), sessionId: auth.session.id } : null,
         clientAddress: request.ip,
@@ -169,6 +180,9 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
         secureCookies,
         partFailed: () => {
           partFailed = true;
+        },
+        failed: (error) => {
+          if (isDatabaseUnavailable(error)) databaseUnavailable = true;
         },
         sharedPage: () => {
           // This shopper's copy is theirs; the next shopper, signed in or not, gets the shared one.
@@ -180,6 +194,13 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
       // One handler per build: making it flattens and ranks every route again (3 % of a render).
       if (renderer?.build !== build) renderer = { build, handle: createRequestHandler(build, mode) };
       const response = await renderer.handle(toWebRequest(request, reply, app), context);
+      if (databaseUnavailable && response.status >= 500) {
+        // The error page, as 503 with a Retry-After: the database is out of reach, not the page broken.
+        const headers = new Headers(response.headers);
+        headers.set('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+        headers.set('cache-control', 'no-store');
+        return sendWebResponse(reply, new Response(response.body, { status: 503, headers }));
+      }
       const isPublic = response.headers.get('cache-control') === PUBLIC_PAGE_CACHE_CONTROL;
       if (cacheKey && !auth && isPublic && response.status === 200 && !response.headers.has('set-cookie')) {
         const body = Buffer.from(await response.arrayBuffer());
@@ -202,6 +223,29 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
     pages.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler: handle });
     pages.route({ method: ['GET', 'HEAD', 'POST'], url: '/', handler: handle });
   });
+}
+
+/**
+ * The page for a request that could not even check its session because the database is out of
+ * reach: the shop's name, what happened, and a way to try again. Plain HTML with its own
+ * styles (nothing else can be looked up).
+ */
+function sendUnavailablePage(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  request.log.warn({ err: error }, 'database unavailable');
+  const again = escapeHtml(request.url);
+  return reply
+    .code(503)
+    .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(
+      `<!DOCTYPE html><html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+        `<title>Back in a moment | Harbour Tools</title><style>body{margin:0;font-family:system-ui,sans-serif;color:#111827;background:#f9fafb}` +
+        `main{max-width:36rem;margin:0 auto;padding:5rem 1rem;text-align:center}h1{font-size:1.75rem;text-transform:uppercase}` +
+        `a{display:inline-block;margin-top:1.5rem;padding:.75rem 1.25rem;border-radius:.25rem;background:#f5b301;color:#111827;font-weight:600;text-decoration:none}</style></head>` +
+        `<body><main><p>Harbour Tools</p><h1>Back in a moment</h1><p>${escapeHtml(DATABASE_UNAVAILABLE_MESSAGE)}</p>` +
+        `<a href="${again}">Try again</a></main></body></html>`,
+    );
 }
 
 function toWebRequest(request: FastifyRequest, reply: FastifyReply, app: FastifyInstance): Request {

@@ -182,8 +182,11 @@ describe.skipIf(!postgresAvailable)('the database goes away and comes back (Post
         { price_cents: number }[]
       >`select price_cents from products where id = ${productId}`;
       const priceBefore = before?.price_cents ?? 0;
+      // Kept again (the previous outage's end dropped what was kept): the product and the home page.
       const cached = await ask('product JSON', 'GET', `/api/products/${productId}`);
       expect(cached.status).toBe(200);
+      await ask('kept page', 'GET', '/');
+      expect((await app.inject({ method: 'GET', url: '/' })).headers['x-page-cache']).toBe('HIT');
 
       if (way === 'refused') await proxy.refuse();
       else proxy.silence();

@@ -219,6 +219,7 @@ for (const { kind, skip } of kinds) {
         nonce: '',
         secureCookies: false,
         partFailed: () => {},
+        failed: () => {},
         sharedPage: () => {},
       });
       try {

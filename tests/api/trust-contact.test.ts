@@ -46,6 +46,7 @@ describe('the contact limit counts the client address in the shared store', () =
       nonce: '',
       secureCookies: false,
       partFailed: () => {},
+      failed: () => {},
       sharedPage: () => {},
     });
     const request = new Request('http://localhost/contact', {

@@ -175,6 +175,7 @@ describe('database errors in the logs', () => {
       nonce: '',
       secureCookies: false,
       partFailed: () => {},
+      failed: () => {},
       sharedPage: () => {},
     });
     const request = new Request('http://localhost/contact', {

@@ -85,6 +85,7 @@ describe('ids past 2,147,483,647 and NUL bytes', () => {
       nonce: '',
       secureCookies: false,
       partFailed: () => {},
+      failed: () => {},
       sharedPage: () => {},
     });
     return context;
