@@ -30,11 +30,11 @@ import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { passesLuhn } from '../../contracts/orders.ts';
 import { displayPrice } from '../../contracts/pricing.ts';
 import { type DatabaseHandle, openDatabase } from '../../db/client.ts';
 import { orderItems, orders, products, users } from '../../db/schema.ts';
 import { seedCatalogue } from '../../db/seed/seed-catalogue.ts';
+import { cardFor } from '../helpers/cards.ts';
 import { createScratchDatabase, isPostgresReachable } from '../helpers/postgres.ts';
 import { privateBuild } from '../helpers/private-build.ts';
 
@@ -320,13 +320,6 @@ function collect(
     const text = Buffer.concat(chunks).toString('utf8');
     done({ status: response.statusCode ?? 0, headers: response.headers, text, json: () => JSON.parse(text) });
   });
-}
-
-/** A Luhn-valid card of its own for each shopper (PAYMENT_DECLINE_RATE is 0: any valid card pays). */
-function cardFor(seed: number): string {
-  const body = `4111${String(seed).padStart(11, '0')}`;
-  for (let check = 0; check <= 9; check += 1) if (passesLuhn(`${body}${check}`)) return `${body}${check}`;
-  throw new Error('no Luhn check digit');
 }
 
 const ADDRESS = {

@@ -8,22 +8,24 @@
  *   the same order if it had committed (200) or places it now (201), never a second one;
  * - so the database holds exactly the answered orders, each with its own charge (transaction id),
  *   none half-made (no order without lines, none unpaid);
+ * - no charge without its order: every approval in the payment simulator's ledger is one
+ *   order's payment (a reservation a kill left is settled by the retry or the sweep, issue 24);
  * - each product's stock equals its starting stock minus what the orders that are not
  *   Cancelled hold.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { passesLuhn } from '../../contracts/orders.ts';
 import { type DatabaseHandle, openDatabase } from '../../db/client.ts';
 import { orderItems, orders, products } from '../../db/schema.ts';
 import { seedCatalogue } from '../../db/seed/seed-catalogue.ts';
-import { APPROVE_CARD } from '../../server/domain/payments.ts';
+import type { LedgerEntry } from '../../server/domain/payments.ts';
+import { cardFor } from '../helpers/cards.ts';
 import { createScratchDatabase, isPostgresReachable } from '../helpers/postgres.ts';
 import { privateBuild } from '../helpers/private-build.ts';
 
@@ -48,17 +50,6 @@ interface Buyer {
   /** The loopback address this shopper sends from, and the card they pay with: each their own. */
   address: string;
   card: string;
-}
-
-/**
- * A Luhn-valid card of its own for each shopper (PAYMENT_DECLINE_RATE is 0: any valid card pays).
- * The caps on card attempts count each attempt up front, and an attempt a kill cuts off is never
- * given back, so each client starts again after a kill as a new shopper from a new address.
- */
-function cardFor(seed: number): string {
-  const body = `4111${String(seed).padStart(11, '0')}`;
-  for (let check = 0; check <= 9; check += 1) if (passesLuhn(`${body}${check}`)) return `${body}${check}`;
-  return APPROVE_CARD;
 }
 
 /** A JSON request sent from one loopback address (fetch cannot choose the address it sends from). */
@@ -494,6 +485,24 @@ for (const { kind, skip } of kinds) {
           expect(linesByOrder.get(row.id)?.length ?? 0, `lines of order ${row.id}`).toBeGreaterThan(0);
         }
         expect(new Set(rows.map((row) => row.transactionId)).size).toBe(rows.length);
+
+        // No charge without its order: every card the gateway approved (the simulator's ledger,
+        // written before each charge answered, across every life of the server) is one order's
+        // payment, under the key of that order's reservation.
+        const ledger = readFileSync(join(dataDir, 'payment-simulator.jsonl'), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as LedgerEntry);
+        const approved = ledger.filter((entry) => entry.result.status === 'approved');
+        const orderOfCharge = new Map(rows.map((row) => [row.transactionId, row]));
+        for (const entry of approved) {
+          const charged = entry.result.status === 'approved' ? entry.result.transactionId : '';
+          const row = orderOfCharge.get(charged);
+          expect(row, `the order of charge ${charged} (key ${entry.key})`).toBeDefined();
+          expect(entry.key).toBe(`${row?.userId}:${row?.idempotencyKey}:${row?.id}`);
+          expect(entry.amountCents).toBe(row?.totalCents);
+        }
+        expect(approved.length).toBe(rows.length);
 
         // Stock: the starting stock minus what the orders that are not Cancelled hold.
         const live = new Set(rows.filter((row) => row.status !== 'Cancelled').map((row) => row.id));

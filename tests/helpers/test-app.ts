@@ -10,6 +10,8 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export interface TestShop {
   app: FastifyInstance;
   database: DatabaseHandle;
+  /** The scratch PostgreSQL database's URL; undefined on PGlite. */
+  databaseUrl?: string;
   close: () => Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export async function createTestShop(
   return {
     app,
     database,
+    ...(scratch ? { databaseUrl: scratch.url } : {}),
     close: async () => {
       await app.close();
       await database.close();
