@@ -21,6 +21,10 @@ export const ORDER_MESSAGES = {
   declined: 'Payment failed. Please try again or use a different card.',
   network: 'Network error. Please check your connection and try again.',
   failed: 'Failed to place order. Please try again.',
+  /** The same checkout session's order is still being paid for (issue 24): 409, try again shortly. */
+  inProgress: 'Order in progress',
+  /** A reservation's payment is in flight: the order cannot be cancelled or moved yet. */
+  paymentInFlight: 'This order’s payment is still being processed. Please try again in a moment.',
   placed: 'Order placed successfully',
   idempotencyMismatch:
     'This checkout session was already used for a different order. Please reload the checkout and try again.',

@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import { openPostgresConnection } from './postgres-connection.ts';
+import { type ProcessLiveness, postgresLiveness, singleProcessLiveness } from './process-liveness.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -40,6 +41,8 @@ export interface DatabaseHandle {
    * the app's queries (postgres.js exposes no counts). Absent on the embedded database.
    */
   pool?: () => { size: number; inUse: number; waiting: number };
+  /** Which app processes on this database are alive (db/process-liveness.ts). */
+  liveness: ProcessLiveness;
   /** False while PostgreSQL is out of reach (db/postgres-connection.ts); absent on the embedded database. */
   reachable?: () => boolean;
   /**
@@ -69,9 +72,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     });
     const { client } = connection;
     const db = drizzlePostgres(client, { schema }) as unknown as Database;
+    const liveness = postgresLiveness(options.url);
     return {
       db,
       kind: 'postgres',
+      liveness,
       pool: connection.pool,
       reachable: connection.reachable,
       migrate: async () => {
@@ -85,7 +90,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       notify: async (channel, payload = '') => {
         await client.unsafe('select pg_notify($1, $2)', [channel, payload]);
       },
-      close: () => connection.end(),
+      close: async () => {
+        await liveness.close();
+        await connection.end();
+      },
     };
   }
 
@@ -108,6 +116,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return {
     db,
     kind: 'pglite',
+    // One process owns the embedded database: any other id is a process that died.
+    liveness: singleProcessLiveness(),
     migrate: async () => {
       await client.exec('CREATE EXTENSION IF NOT EXISTS pg_trgm');
       await migratePglite(drizzlePglite(client), { migrationsFolder });

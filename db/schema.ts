@@ -594,6 +594,14 @@ export const orders = pgTable(
     shipState: text('ship_state'),
     shipPostalCode: text('ship_postal_code'),
     shipCountry: text('ship_country'),
+    /**
+     * Set while the order's card charge is in flight (reserved → charged → confirmed, outside any
+     * lock): stock is held for it, its payment is not yet known. Cleared when it is confirmed;
+     * a released reservation is deleted. `reservedBy` names the process charging it, so a
+     * reservation left by a process that died is settled by asking the gateway by key.
+     */
+    paymentStartedAt: timestamp('payment_started_at', { withTimezone: true }),
+    reservedBy: text('reserved_by'),
     idempotencyKey: text('idempotency_key').notNull(),
     /** SHA-256 of what the order was asked for, so the same key with another body is refused. */
     requestHash: text('request_hash').notNull(),
@@ -606,6 +614,8 @@ export const orders = pgTable(
     uniqueIndex('orders_order_number_key').on(t.orderNumber),
     index('orders_user_created_idx').on(t.userId, t.createdAt),
     index('orders_status_idx').on(t.status),
+    // The sweep's few rows: reservations whose charge is in flight or was left by a process that died.
+    index('orders_reservations_idx').on(t.paymentStartedAt).where(sql`${t.paymentStartedAt} is not null`),
     check(
       'orders_amounts_nonnegative',
       sql`${t.subtotalCents} >= 0 and ${t.gstCents} >= 0 and ${t.shippingCents} >= 0`,

@@ -156,6 +156,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       catalogVersion,
       securityEvents: countingSignInFailures(createSecurityEvents(app.log), metrics.tallies),
       tallies: metrics.tallies,
+      liveness: database.liveness,
     }),
   );
   metrics.watchCache('catalogue', () => app.services.catalog.cacheStats());
@@ -172,6 +173,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Uncollected click & collect orders: reminded at 7 days, cancelled and refunded at 14.
     app.addHook('onReady', async () => app.services.fulfilment.start(app.log));
     app.addHook('onClose', () => app.services.fulfilment.stop());
+    // Orders whose card charge was in flight when a process died: settled at start (the embedded
+    // database's one process may settle them all at once) and every minute.
+    let sweeping: ReturnType<typeof setInterval> | undefined;
+    const sweep = async (olderThanMs?: number) => {
+      try {
+        const settled = await app.services.orders.settleReservations(olderThanMs);
+        if (settled > 0) app.log.info({ settled }, 'order reservations left in flight settled');
+      } catch (error) {
+        app.log.warn({ err: error }, 'could not settle order reservations');
+      }
+    };
+    app.addHook('onReady', async () => {
+      void sweep(database.kind === 'pglite' ? 0 : undefined);
+      sweeping = setInterval(() => void sweep(), 60_000);
+      sweeping.unref();
+    });
+    app.addHook('onClose', async () => clearInterval(sweeping));
   }
   // Backups: the socket db:backup asks through, and the BACKUP_EVERY_HOURS job with the others.
   registerBackups(app, { scheduled: options.backgroundJobs !== false });

@@ -93,7 +93,7 @@ const envSchema = z.object({
   KIT_LAUNCH_DATE: z.iso.datetime({ offset: true }).optional(),
   SHOP_ABN: z.string().min(1).default('51 824 753 556'),
   PAYMENT_DECLINE_RATE: z.coerce.number().min(0).max(1).default(0.3),
-  PAYMENT_SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  PAYMENT_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(5),
@@ -154,7 +154,7 @@ export interface Config {
   /** The simulated gateway's chance of declining a valid card other than the test cards. */
   paymentDeclineRate: number;
   /** How long the simulated gateway takes to answer a charge (tests slow a charge down with it). */
-  paymentDelayMs: number;
+  paymentLatencyMs: number;
   /** GET /metrics: on the shop's port for a bearer of `token`, and/or on 127.0.0.1:`port`; neither, no metrics. */
   metrics: { token: string | undefined; port: number | undefined };
   /** On SIGTERM, how long readiness answers 503 before the server stops taking requests. */
@@ -273,7 +273,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     redisUrl: env.REDIS_URL,
     paymentDeclineRate: env.PAYMENT_DECLINE_RATE,
-    paymentDelayMs: env.PAYMENT_SIMULATOR_DELAY_MS,
+    paymentLatencyMs: env.PAYMENT_LATENCY_MS,
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
     shutdownGraceMs: env.SHUTDOWN_GRACE_SECONDS * 1000,
     corsOrigins,

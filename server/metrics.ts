@@ -204,6 +204,7 @@ export type ShopMetrics = ReturnType<typeof createShopMetrics>;
 export function countingRefunds(gateway: PaymentGateway, tallies: ShopTallies): PaymentGateway {
   return {
     charge: (request) => gateway.charge(request),
+    findCharge: (key) => gateway.findCharge(key),
     async refund(request) {
       const answer = await gateway.refund(request);
       tallies.refunds.inc();

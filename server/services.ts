@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import type { User } from '../contracts/account.ts';
 import type { AccountSummary } from '../contracts/account-fields.ts';
 import type { Database } from '../db/client.ts';
+import type { ProcessLiveness } from '../db/process-liveness.ts';
 import type { Config } from './config.ts';
 import { createAccounts, readAccountSummary } from './domain/accounts.ts';
 import { createAddressBook, createPaymentMethods } from './domain/address-book.ts';
@@ -67,13 +69,21 @@ export function createShopServices(
     securityEvents?: SecurityEvents;
     /** The counters /metrics reports (server/metrics.ts); none in tests that do not look. */
     tallies?: ShopTallies;
+    /** Which app processes are alive (the database's); one process alone when not given. */
+    liveness?: ProcessLiveness;
   },
 ) {
   const securityEvents = infra.securityEvents ?? ignoreSecurityEvents;
   const currentPassword = createCurrentPasswordChecks({ db, counters: infra.counters, securityEvents });
   const cardVelocity = createCardVelocity({ db, counters: infra.counters, securityEvents });
   const anyGateway =
-    infra.gateway ?? createSimulatedGateway({ declineRate: config.paymentDeclineRate, delayMs: config.paymentDelayMs });
+    infra.gateway ??
+    createSimulatedGateway({
+      declineRate: config.paymentDeclineRate,
+      latencyMs: config.paymentLatencyMs,
+      // A running shop keeps what it charged on disk, so a restart can settle a crashed order (tests keep it in memory).
+      ...(config.env === 'test' ? {} : { ledgerFile: join(config.dataDir, 'payment-simulator.jsonl') }),
+    });
   const gateway = infra.tallies ? countingRefunds(anyGateway, infra.tallies) : anyGateway;
   const catalogCache = createReadCache({ ttlMs: config.catalogCacheSeconds * 1000, maxEntries: 5000 });
   // Catalogue reads are pure functions of their arguments, so the arguments are the key.
@@ -158,6 +168,7 @@ export function createShopServices(
     shippingPlanOf: (userId) => memberships.planOf(userId),
     cardVelocity,
     tallies: infra.tallies,
+    ...(infra.liveness ? { liveness: infra.liveness } : {}),
   });
   const fulfilment = createFulfilment({
     db,

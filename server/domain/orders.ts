@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { carrierName, trackingUrl } from '../../contracts/fulfilment.ts';
 import { MEMBERSHIP_MESSAGES, type MembershipPlanId } from '../../contracts/membership.ts';
 import type { RedemptionInput } from '../../contracts/membership-input.ts';
@@ -15,6 +15,7 @@ import {
 import { POINTS_MESSAGES, RETURN_WINDOW_DAYS } from '../../contracts/points.ts';
 import { isGstFreeExport, lineTotalCents, priceOrder } from '../../contracts/pricing.ts';
 import type { Database } from '../../db/client.ts';
+import { type ProcessLiveness, singleProcessLiveness } from '../../db/process-liveness.ts';
 import {
   type OrderFulfilmentRow,
   type OrderItemRow,
@@ -42,7 +43,7 @@ import {
   pointsOrderEmail,
   returnReceivedEmail,
 } from './order-emails.ts';
-import type { PaymentGateway, PaymentSource } from './payments.ts';
+import type { ChargeResult, PaymentGateway, PaymentSource } from './payments.ts';
 import { addLedgerEntry, earnOnFulfilment, holdForReturn, lockBalance, pointsEarned } from './points.ts';
 import { cancelledEmail } from './refund-emails.ts';
 import {
@@ -81,23 +82,32 @@ export interface OrderDeps {
   cardVelocity: CardVelocity;
   /** Counts orders placed and declined for /metrics (server/metrics.ts); none in tests that do not look. */
   tallies?: { ordersPlaced: Tally; ordersDeclined: Tally };
+  /** Which processes are alive, to tell a reservation in flight from one a dead process left (db/process-liveness.ts). */
+  liveness?: ProcessLiveness;
 }
+
+/** How long the same key waits for its order's payment in flight before 409 "Order in progress". */
+const IN_FLIGHT_WAIT_MS = 10_000;
+const IN_FLIGHT_POLL_MS = 50;
+/** The sweep leaves younger reservations alone: their charge may still be on its way. */
+const RESERVATION_GRACE_MS = 30_000;
+
+/**
+ * The gateway's idempotency key of a reservation: its shopper, checkout sessionId and order
+ * row. A retry or the sweep settling that reservation asks with the same key; a declined one
+ * is released (its row deleted), so the shopper's next card on the same checkout is a new key.
+ */
+function chargeKeyOf(row: Pick<OrderRow, 'id' | 'userId' | 'idempotencyKey'>): string {
+  return `${row.userId}:${row.idempotencyKey}:${row.id}`;
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Who is placing the order: their account and what the shop knows of their plan. */
 export interface Buyer {
   userId: number;
   /** The client address the order came from (the caps on declined cards count it); null when unknown. */
   address?: string | null;
-}
-
-/** Thrown inside the order's transaction to roll it back when the card is declined. */
-class DeclinedInTransaction extends Error {
-  readonly declineMessage: string;
-
-  constructor(declineMessage: string) {
-    super('declined');
-    this.declineMessage = declineMessage;
-  }
 }
 
 /** A new order's row before it is priced: no money yet, and where it goes (the inverse of `addressOf`); no address for click & collect. */
@@ -293,6 +303,7 @@ export function createOrders({
   shippingPlanOf = async () => null,
   cardVelocity,
   tallies,
+  liveness = singleProcessLiveness(),
 }: OrderDeps) {
   async function paymentSourceFor(buyer: Buyer, input: PlaceOrderInput): Promise<PaymentSource> {
     if (input.cardData) {
@@ -352,6 +363,59 @@ export function createOrders({
    * Runs `work` after every earlier request with the same idempotency key in this process has
    * finished. Held in memory for the request's length only: a crash leaves nothing behind.
    */
+  /** Keys whose charge this process is making now: their reservations are not abandoned. */
+  const inFlight = new Set<string>();
+
+  /** Whether a reservation was left behind: its process died, or it is this process's and no charge of it is running. */
+  async function abandoned(row: OrderRow): Promise<boolean> {
+    if (inFlight.has(chargeKeyOf(row))) return false;
+    if (row.reservedBy === (await liveness.id())) return true;
+    return !(await liveness.isAlive(row.reservedBy ?? ''));
+  }
+
+  /**
+   * Confirms a reservation whose charge was approved (Processing, Paid) or releases one whose
+   * charge was declined or never made (stock back, the order and its lines gone, the key free).
+   * Under the order's row lock, once: a reservation already settled answers as it was settled.
+   */
+  async function settleReservation(orderId: number, charge: ChargeResult | null): Promise<OrderRow | 'released'> {
+    return db.transaction(async (tx) => {
+      const [current] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+      if (!current) return 'released';
+      if (!current.paymentStartedAt) return current;
+      if (charge?.status === 'approved') {
+        const row = await setStatus(tx, current, 'Processing', 'customer', 'Paid by card', {
+          paymentStatus: 'Paid',
+          transactionId: charge.transactionId,
+          cardBrand: charge.cardBrand,
+          cardLast4: charge.last4,
+          paymentStartedAt: null,
+          reservedBy: null,
+        });
+        if (current.userId !== null) await clearSavedCart(tx, current.userId);
+        return row;
+      }
+      const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, orderId));
+      await releaseStock(tx, items);
+      await tx.delete(orders).where(eq(orders.id, orderId));
+      return 'released';
+    });
+  }
+
+  /** Settles a reservation by what the gateway says its key's charge came to. */
+  async function settleByGateway(row: OrderRow): Promise<OrderRow | 'released'> {
+    const charge = await gateway.findCharge(chargeKeyOf(row));
+    const settled = await settleReservation(row.id, charge);
+    if (settled === 'released') {
+      const items = await db
+        .select({ productId: orderItems.productId })
+        .from(orderItems)
+        .where(eq(orderItems.orderId, row.id));
+      onStockChange(items.map((item) => item.productId));
+    }
+    return settled;
+  }
+
   async function oneAtATime<T>(userId: number, sessionId: string, work: () => Promise<T>): Promise<T> {
     const key = `${userId}:${sessionId}`;
     const mine = (turns.get(key) ?? Promise.resolve()).then(work, work);
@@ -366,17 +430,21 @@ export function createOrders({
 
   return {
     /**
-     * Places an order in one transaction: claims the idempotency key, takes stock atomically
-     * (409 naming a short product, nothing changed), prices every line from the database,
-     * charges the gateway and records the paid order as Processing. A decline rolls it all
-     * back (402). The same key and body again answer the same order without a second charge
-     * or stock change, also when the two requests race; the same key with another body is 422.
+     * Places an order in three steps, so no lock is held while the card gateway answers:
+     * **reserve** (one short transaction: claim the idempotency key, take stock atomically —
+     * 409 naming a short product, nothing changed — price every line from the database and
+     * write the order, Pending, its payment in flight), **charge** the gateway outside any
+     * transaction (the order's key is the gateway's idempotency key), then **confirm** it
+     * (Processing, Paid) or, on a decline, **release** it (stock back, the order gone, 402).
+     * The same key and body again answer the same order without a second charge or stock
+     * change; while its order is in flight they wait for it (up to 10 s, else 409 "Order in
+     * progress"); the same key with another body is 422. A reservation whose process died (or
+     * whose confirmation failed) is settled by asking the gateway by key: the retry does it at
+     * once, `settleReservations` (the sweep) otherwise.
      */
     async placeOrder(buyer: Buyer, input: PlaceOrderInput): Promise<{ order: Order; replayed: boolean }> {
       const requestHash = requestHashOf(input);
       const source = await paymentSourceFor(buyer, input);
-      // Read before the transaction: the embedded database has one connection, which the
-      // transaction holds, so a query outside it from inside would wait for ever.
       const plan = await shippingPlanOf(buyer.userId);
       // Click & collect keeps no address; the contact phone is the one given, else the account's.
       const fulfilment = input.fulfilment;
@@ -385,8 +453,11 @@ export function createOrders({
         input.contactPhone ??
         (await db.select({ phone: users.phone }).from(users).where(eq(users.id, buyer.userId)))[0]?.phone ??
         null;
-      const placeInTransaction = () =>
-        db.transaction(async (tx) => {
+
+      /** The reservation: the key claimed, stock taken, the lines priced and written; or the key's order. */
+      const reserve = async (): Promise<{ row: OrderRow; reserved: boolean }> => {
+        const processId = await liveness.id();
+        return db.transaction(async (tx) => {
           const [claimed] = await tx
             .insert(orders)
             .values({
@@ -397,24 +468,20 @@ export function createOrders({
               ...unpricedTo(address),
               fulfilment,
               contactPhone,
+              paymentStartedAt: new Date(),
+              reservedBy: processId,
             })
             .onConflictDoNothing()
             .returning();
           if (!claimed) {
-            // The key's first request has committed (the unique index made this one wait for it).
+            // The key's first request has committed its reservation (the unique index made this one wait for it).
             const existing = await findByKey(tx, buyer.userId, input.sessionId);
             if (!existing) throw new ConflictError(ORDER_MESSAGES.failed);
             if (existing.requestHash !== requestHash) throw new DomainError(422, ORDER_MESSAGES.idempotencyMismatch);
-            return { row: existing, replayed: true };
+            return { row: existing, reserved: false };
           }
           const lines = await reserveStock(tx, input.orderItems);
           const totals = priceOrder(lines, { plan, fulfilment, country: address?.country ?? null });
-          const charge = await gateway.charge({
-            amountCents: totals.totalCents,
-            source,
-            idempotencyKey: `${buyer.userId}:${input.sessionId}`,
-          });
-          if (charge.status === 'declined') throw new DeclinedInTransaction(charge.message);
           await tx.insert(orderItems).values(
             lines.map((line) => ({
               orderId: claimed.id,
@@ -428,26 +495,55 @@ export function createOrders({
               imageUrl: line.imageUrl,
             })),
           );
-          const row = await setStatus(tx, claimed, 'Processing', 'customer', 'Paid by card', {
-            paymentStatus: 'Paid',
-            transactionId: charge.transactionId,
-            cardBrand: charge.cardBrand,
-            cardLast4: charge.last4,
-            subtotalCents: totals.subtotalCents,
-            gstCents: totals.gstCents,
-            shippingCents: totals.shippingCents,
-            shippingGstCents: totals.shippingGstCents,
-            totalCents: totals.totalCents,
-          });
-          await clearSavedCart(tx, buyer.userId);
-          return { row, replayed: false };
+          const [row] = await tx
+            .update(orders)
+            .set({
+              subtotalCents: totals.subtotalCents,
+              gstCents: totals.gstCents,
+              shippingCents: totals.shippingCents,
+              shippingGstCents: totals.shippingGstCents,
+              totalCents: totals.totalCents,
+            })
+            .where(eq(orders.id, claimed.id))
+            .returning();
+          return { row: row!, reserved: true };
         });
+      };
+
       type Outcome = { row: OrderRow; replayed: boolean } | { declined: string };
-      const place = (): Promise<Outcome> =>
-        placeInTransaction().catch((error: unknown) => {
-          if (error instanceof DeclinedInTransaction) return { declined: error.declineMessage };
-          throw error;
-        });
+      const place = async (): Promise<Outcome> => {
+        const { row, reserved } = await reserve();
+        if (!reserved) return answerExisting(row);
+        const chargeKey = chargeKeyOf(row);
+        inFlight.add(chargeKey);
+        try {
+          const charge = await gateway.charge({ amountCents: row.totalCents, source, idempotencyKey: chargeKey });
+          const settled = await settleReservation(row.id, charge);
+          if (settled === 'released') return { declined: charge.status === 'declined' ? charge.message : '' };
+          return { row: settled, replayed: false };
+        } finally {
+          inFlight.delete(chargeKey);
+        }
+      };
+      /** The key's order exists: the same order again, once its payment is settled. */
+      const answerExisting = async (row: OrderRow): Promise<Outcome> => {
+        let current: OrderRow | undefined = row;
+        const waitUntil = Date.now() + IN_FLIGHT_WAIT_MS;
+        while (current?.paymentStartedAt) {
+          if (await abandoned(current)) {
+            // Its process died, or its confirmation failed: what the gateway says settles it now.
+            const settled = await settleByGateway(current);
+            if (settled === 'released') return place();
+            return { row: settled, replayed: false };
+          }
+          if (Date.now() > waitUntil) throw new ConflictError(ORDER_MESSAGES.inProgress);
+          await sleep(IN_FLIGHT_POLL_MS);
+          current = await findByKey(db, buyer.userId, input.sessionId);
+        }
+        // Released (declined) meanwhile: this request tries again as the first would.
+        if (!current) return place();
+        return { row: current, replayed: true };
+      };
       // Requests with one key take turns (in this process), so a retried or doubled request waits
       // for the first and answers its order instead of counting as another card attempt.
       const outcome = await oneAtATime(buyer.userId, input.sessionId, async () =>
@@ -479,6 +575,35 @@ export function createOrders({
         announceOrder(order);
       }
       return { order, replayed: result.replayed };
+    },
+
+    /**
+     * The sweep: settles reservations left by a process that died (or whose confirmation
+     * failed) by asking the gateway by key — charged: confirmed, and the shopper and owner
+     * told; not charged: released. Runs at start and every minute; `olderThanMs` spares
+     * reservations whose charge may still be on its way. Returns how many it settled.
+     */
+    async settleReservations(olderThanMs = RESERVATION_GRACE_MS): Promise<number> {
+      const stale = await db
+        .select()
+        .from(orders)
+        .where(and(isNotNull(orders.paymentStartedAt), lt(orders.paymentStartedAt, new Date(Date.now() - olderThanMs))))
+        .limit(100);
+      let settledCount = 0;
+      for (const row of stale) {
+        if (!(await abandoned(row))) continue;
+        const settled = await settleByGateway(row);
+        settledCount += 1;
+        if (settled !== 'released') {
+          const [order] = await hydrate(db, [settled]);
+          if (order) {
+            tallies?.ordersPlaced.inc();
+            onStockChange(order.items.map((item) => item.productId));
+            announceOrder(order);
+          }
+        }
+      }
+      return settledCount;
     },
 
     /** The shopper's orders, newest first by default, optionally of one status. */
@@ -562,6 +687,7 @@ export function createOrders({
           .for('update');
         if (!current) throw new NotFoundError(ORDER_MESSAGES.notFound);
         if (current.status === 'Cancelled') throw new ConflictError(ORDER_MESSAGES.alreadyCancelled);
+        if (current.paymentStartedAt) throw new ConflictError(ORDER_MESSAGES.paymentInFlight);
         if (current.status !== 'Pending' && current.status !== 'Processing')
           throw new ConflictError(ORDER_MESSAGES.cannotCancel);
         let refunded = current;
@@ -690,6 +816,7 @@ export function createOrders({
       const row = await db.transaction(async (tx) => {
         const [current] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
         if (!current) throw new NotFoundError(ORDER_MESSAGES.notFound);
+        if (current.paymentStartedAt) throw new ConflictError(ORDER_MESSAGES.paymentInFlight);
         if (current.status !== 'Pending')
           throw new ConflictError(`An order that is ${current.status} cannot be moved to Processing.`);
         return setStatus(tx, current, 'Processing', actor, null);

@@ -1,7 +1,7 @@
 /**
  * The graceful stop of issue 23: the real server (`node server/main.ts`) on its own embedded
  * database gets SIGTERM while an order is being placed (its card charge slowed to 2 s with
- * PAYMENT_SIMULATOR_DELAY_MS). Readiness answers 503 at once, so a balancer stops sending;
+ * PAYMENT_LATENCY_MS). Readiness answers 503 at once, so a balancer stops sending;
  * other requests are still served for SHUTDOWN_GRACE_SECONDS (1 s here); then the server stops
  * taking requests, the order completes with 201, the database closes and the process exits 0
  * with the order in the database, paid.
@@ -107,7 +107,7 @@ describe('SIGTERM: readiness 503 first, the order in flight completes, the proce
       LOG_LEVEL: 'info',
       AUTO_SEED: 'false',
       PAYMENT_DECLINE_RATE: '0',
-      PAYMENT_SIMULATOR_DELAY_MS: String(CHARGE_MS),
+      PAYMENT_LATENCY_MS: String(CHARGE_MS),
       SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
     };
     for (const name of ['DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'METRICS_PORT']) {

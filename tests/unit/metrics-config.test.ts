@@ -7,7 +7,7 @@ describe('metrics and graceful-stop settings', () => {
     const config = loadConfig({});
     expect(config.metrics).toEqual({ token: undefined, port: undefined });
     expect(config.shutdownGraceMs).toBe(5_000);
-    expect(config.paymentDelayMs).toBe(0);
+    expect(config.paymentLatencyMs).toBe(0);
   });
 
   it('takes a token, a port and a grace', () => {
@@ -24,7 +24,7 @@ describe('metrics and graceful-stop settings', () => {
     ['METRICS_TOKEN', 'short'],
     ['METRICS_PORT', '70000'],
     ['SHUTDOWN_GRACE_SECONDS', '-1'],
-    ['PAYMENT_SIMULATOR_DELAY_MS', 'slow'],
+    ['PAYMENT_LATENCY_MS', 'slow'],
   ])('refuses %s=%s, naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
