@@ -37,6 +37,18 @@ const PROBE_TIMEOUT_MS = 1_000;
 /** While down, how often the database is asked again. */
 const RETRY_EVERY_MS = 500;
 const WATCH_EVERY_MS = 125;
+/** A LISTEN not made again in this time is tried again on the next tick. */
+const RESUBSCRIBE_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DatabaseUnavailableError('no answer in time')), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
 
 /** A statement or transaction holding or waiting for a connection of `pool`. */
 interface Outstanding {
@@ -114,15 +126,34 @@ export function openPostgresConnection(
     subscription.stop = unlisten;
   }
 
-  async function markUp(): Promise<void> {
+  /**
+   * Back: a fresh pool (postgres.js's own LISTEN connection may be stuck re-listening after the
+   * outage; nothing runs on the old pool, as statements failed at once while down), then every
+   * LISTEN made again in the background, so the watchdog never waits on it.
+   */
+  function markUp(): void {
+    replacePoolNow();
     down = false;
-    for (const subscription of subscriptions) {
-      const previous = subscription.stop;
-      subscription.stop = null;
-      // The old LISTEN may be gone for good (postgres.js gives up when its reconnect fails).
-      void previous?.().catch(() => {});
-      await subscribe(subscription).catch(() => {});
-      subscription.onResumed?.();
+    void resubscribeAll();
+  }
+
+  let resubscribing = false;
+  async function resubscribeAll(): Promise<void> {
+    if (resubscribing) return;
+    resubscribing = true;
+    try {
+      for (const subscription of subscriptions) {
+        if (subscription.stop) continue;
+        const made = await withTimeout(subscribe(subscription), RESUBSCRIBE_TIMEOUT_MS).then(
+          () => true,
+          () => false,
+        );
+        // Announced meanwhile is lost, made again or not: nothing kept can be trusted.
+        subscription.onResumed?.();
+        if (!made) subscription.stop = null;
+      }
+    } finally {
+      resubscribing = false;
     }
   }
 
@@ -150,7 +181,9 @@ export function openPostgresConnection(
   }
 
   const watch = setInterval(() => {
-    if (probing || closed) return;
+    if (closed) return;
+    if (!down && !resubscribing && [...subscriptions].some((subscription) => !subscription.stop)) void resubscribeAll();
+    if (probing) return;
     const now = performance.now();
     let oldest = now;
     for (const entry of outstanding) if (entry.pool === live) oldest = Math.min(oldest, entry.startedAt);
@@ -168,7 +201,7 @@ export function openPostgresConnection(
     void probe()
       .then(async (answered) => {
         if (closed) return;
-        if (answered && down) await markUp();
+        if (answered && down) markUp();
         else if (!answered && !down) markDown(true);
         else if (answered) lastAnswerAt = performance.now();
       })
@@ -229,8 +262,8 @@ export function openPostgresConnection(
     reachable: () => !down,
     listen: async (channel, onMessage, onResumed) => {
       const subscription: Subscription = { channel, onMessage, onResumed, stop: null };
-      subscriptions.add(subscription);
       await subscribe(subscription);
+      subscriptions.add(subscription);
       return async () => {
         subscriptions.delete(subscription);
         await subscription.stop?.();
