@@ -115,8 +115,15 @@ export const registerBodySchema = z
     lastName: requiredText('Last name is required', ACCOUNT_LIMITS.name, 'Last name'),
     email: emailSchema,
     password: newPasswordSchema,
-    phoneNumber: z.unknown().optional(),
-    PhoneNumber: z.unknown().optional(),
+    // Checked below (one of the two is required), documented as what a client sends.
+    phoneNumber: z
+      .unknown()
+      .optional()
+      .meta({ type: 'string', description: 'Phone number (required, or PhoneNumber)' }),
+    PhoneNumber: z
+      .unknown()
+      .optional()
+      .meta({ type: 'string', description: 'The old client’s spelling of phoneNumber' }),
     address: registrationAddressSchema,
   })
   .transform(({ PhoneNumber, phoneNumber, ...rest }, context) => {

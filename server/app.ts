@@ -25,6 +25,7 @@ import { contactRoutes } from './api/contact.ts';
 import { registerApiFallback } from './api/fallback.ts';
 import { healthRoutes } from './api/health.ts';
 import { membershipRoutes } from './api/membership.ts';
+import { withUnsupportedMediaType } from './api/openapi.ts';
 import { orderRoutes } from './api/orders.ts';
 import { productImageRoutes } from './api/product-images.ts';
 import { searchRoutes } from './api/search.ts';
@@ -235,7 +236,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           },
         },
         transform: jsonSchemaTransform,
-        transformObject: jsonSchemaTransformObject,
+        transformObject: (input) => withUnsupportedMediaType(jsonSchemaTransformObject(input)),
       });
       // indexPrefix: the page's links must include the /api scope the plugin cannot see.
       await api.register(fastifySwaggerUi, { routePrefix: '/docs', indexPrefix: '/api' });

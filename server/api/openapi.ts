@@ -24,3 +24,23 @@ export function errorResponses(...statuses: number[]): Record<number, typeof err
     statuses.map((status) => [status, errorBodySchema.describe(errorDescriptions[status] ?? 'Error')]),
   );
 }
+
+/**
+ * Every operation that takes a body also answers 415 when the body is not of its media type
+ * (Fastify's own answer, in the `{ message }` shape): added to the document once here rather
+ * than to each route's schema.
+ */
+export function withUnsupportedMediaType<T>(document: T): T {
+  const paths = (document as { paths?: Record<string, Record<string, unknown>> }).paths ?? {};
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      if (!operation || typeof operation !== 'object' || !('requestBody' in operation)) continue;
+      const responses = ((operation as { responses?: Record<string, unknown> }).responses ??= {});
+      responses['415'] ??= {
+        description: 'Unsupported content type: the body is not of the media type the operation takes',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+  }
+  return document;
+}

@@ -826,6 +826,10 @@ for (const { kind, skip } of kinds) {
       expect(tally.failures).toEqual([]);
     });
 
+    it('every status answered is one the document lists for that operation (415 included)', () => {
+      expect(Object.fromEntries(tally.undocumented)).toEqual({});
+    });
+
     it('every operation reaches a 2xx for a role allowed to call it', () => {
       expect(tally.keys.length).toBeGreaterThan(80);
       expect(tally.keys.filter((key) => !tally.reached2xx.has(key))).toEqual([]);
