@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { carrierName, trackingUrl } from '../../contracts/fulfilment.ts';
 import { MEMBERSHIP_MESSAGES, type MembershipPlanId } from '../../contracts/membership.ts';
 import type { RedemptionInput } from '../../contracts/membership-input.ts';
-import { centsToDollars, formatDollars } from '../../contracts/money.ts';
+import { centsToDollars } from '../../contracts/money.ts';
 import {
   type AdjustmentNoteSummary,
   ORDER_MESSAGES,

@@ -205,7 +205,6 @@ describe.skipIf(!postgresAvailable)('the database goes away and comes back (Post
       const restoredAt = performance.now();
       await proxy.restore();
 
-      if (process.env.DEBUG_OUTAGE) for (const answer of answers) if (answer.ms > 1000) console.error(way, answer.label, answer.status, Math.round(answer.ms));
       for (const answer of answers) {
         const where = `${answer.label} answered ${answer.status} in ${Math.round(answer.ms)} ms: ${answer.body.slice(0, 200)}`;
         expect(answer.ms, where).toBeLessThan(ANSWER_WITHIN_MS);
