@@ -35,8 +35,9 @@ export function withUnsupportedMediaType<T>(document: T): T {
   for (const operations of Object.values(paths)) {
     for (const operation of Object.values(operations)) {
       if (!operation || typeof operation !== 'object' || !('requestBody' in operation)) continue;
-      const responses = ((operation as { responses?: Record<string, unknown> }).responses ??= {});
-      responses['415'] ??= {
+      const entry = operation as { responses?: Record<string, unknown> };
+      entry.responses ??= {};
+      entry.responses['415'] ??= {
         description: 'Unsupported content type: the body is not of the media type the operation takes',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
