@@ -170,11 +170,14 @@ describe('catalogue pages from the shared cache, signed in', () => {
     const release = await holdSummary(page);
     await page.goto(`${baseUrl}/products`);
     await page.waitForFunction(() => document.documentElement.dataset.account === 'pending');
-    // React has taken over the links once the modules have run; follow one while the summary is held.
-    await page.waitForFunction(() =>
-      Boolean((window as unknown as { __reactRouterContext?: unknown }).__reactRouterContext),
-    );
-    await page.locator('header').getByRole('link', { name: 'Deals', exact: true }).click();
+    // Follow a link once React has hydrated it (its props are on the element), while the summary
+    // is held. The router's context alone is no sign: the document writes it before any module
+    // runs, and a click before hydration went to the server as a new document (1 run in 3 under load).
+    const deals = page.locator('header').getByRole('link', { name: 'Deals', exact: true });
+    await expect
+      .poll(() => deals.evaluate((link) => Object.keys(link).some((key) => key.startsWith('__reactProps'))), SETTLE)
+      .toBe(true);
+    await deals.click();
     await expect.poll(() => new URL(page.url()).pathname, SETTLE).toBe('/deals');
     await hydrated(page);
     await expect.poll(() => accountButton(page).textContent(), SETTLE).toContain(user.firstName);
