@@ -519,7 +519,14 @@ export function createOrders({
         try {
           const charge = await gateway.charge({ amountCents: row.totalCents, source, idempotencyKey: chargeKey });
           const settled = await settleReservation(row.id, charge);
-          if (settled === 'released') return { declined: charge.status === 'declined' ? charge.message : '' };
+          if (settled === 'released') {
+            // Its stock is back: what a cache read while it was held is stale.
+            onStockChange(input.orderItems.map((item) => item.productId));
+            if (charge.status === 'declined') return { declined: charge.message };
+            // Released meanwhile by a sweep that took this process for dead: no order, so no charge.
+            await gateway.refund({ transactionId: charge.transactionId, amountCents: row.totalCents });
+            throw new ConflictError(ORDER_MESSAGES.failed);
+          }
           return { row: settled, replayed: false };
         } finally {
           inFlight.delete(chargeKey);
