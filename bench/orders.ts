@@ -50,7 +50,7 @@ export interface OrderFigures {
 
 const STOCKED_PRODUCTS = 200;
 const CART_LINES = 4;
-const EXPIRY = `12/${String((new Date().getFullYear() + 1) % 100).padStart(2, '0')}`;
+export const EXPIRY = `12/${String((new Date().getFullYear() + 1) % 100).padStart(2, '0')}`;
 
 function percentile(sorted: number[], share: number): number {
   if (sorted.length === 0) return 0;
@@ -58,7 +58,7 @@ function percentile(sorted: number[], share: number): number {
   return Math.round((sorted[Math.max(0, index)] ?? 0) * 10) / 10;
 }
 
-function latencyOf(samples: number[]): LatencyFigures {
+export function latencyOf(samples: number[]): LatencyFigures {
   const sorted = samples.toSorted((a, b) => a - b);
   return {
     p50Ms: percentile(sorted, 0.5),
@@ -81,18 +81,24 @@ async function freePort(): Promise<number> {
 
 /**
  * A copy of the storefront build for this run (others may rebuild `build/` meanwhile), inside the
- * project so the bundle finds its packages; built first when there is none.
+ * project so the bundle finds its packages; built first when there is none. `bench` names the copy.
  */
-function privateBuild(): string {
+export function privateBuild(bench = 'orders'): string {
   const source = resolve(process.env.BUILD_DIR ?? 'build');
   if (!existsSync(join(source, 'server', 'index.js'))) buildStorefront(source);
-  const copy = resolve(`build-bench-orders-${process.pid}`);
+  const copy = resolve(`build-bench-${bench}-${process.pid}`);
   cpSync(source, copy, { recursive: true });
   return copy;
 }
 
-/** Seeds the catalogue and gives the products the buyers pick from plenty of stock. */
-async function prepareDatabase(options: { databaseUrl?: string; pgliteDir: string; products: number }) {
+/** Seeds the catalogue and gives the products the buyers pick from plenty of stock (a million each); returns their ids. */
+export async function prepareDatabase(options: {
+  databaseUrl?: string | undefined;
+  pgliteDir: string;
+  products: number;
+  /** Names the bench in the seed's log line. */
+  bench?: string;
+}) {
   const database = await openDatabase(
     options.databaseUrl
       ? { kind: 'postgres', url: options.databaseUrl, maxConnections: 4 }
@@ -103,7 +109,7 @@ async function prepareDatabase(options: { databaseUrl?: string; pgliteDir: strin
     const started = performance.now();
     await seedCatalogue(database.db, { products: options.products, mediaDir: null });
     console.error(
-      `orders bench: seeded ${options.products} products on ${database.kind} in ${Math.round((performance.now() - started) / 1000)} s`,
+      `${options.bench ?? 'orders'} bench: seeded ${options.products} products on ${database.kind} in ${Math.round((performance.now() - started) / 1000)} s`,
     );
     const ids = (
       await database.db.select({ id: products.id }).from(products).orderBy(products.id).limit(STOCKED_PRODUCTS)
@@ -118,12 +124,14 @@ async function prepareDatabase(options: { databaseUrl?: string; pgliteDir: strin
   }
 }
 
-interface RunningShop {
+export interface RunningShop {
   child: ChildProcess;
   baseUrl: string;
+  /** The last 64 KiB the server wrote (stdout and stderr). */
+  log(): string;
 }
 
-async function startShop(env: NodeJS.ProcessEnv): Promise<RunningShop> {
+export async function startShop(env: NodeJS.ProcessEnv): Promise<RunningShop> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let log = '';
@@ -131,12 +139,11 @@ async function startShop(env: NodeJS.ProcessEnv): Promise<RunningShop> {
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (chunk) => {
-    log += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    log += chunk;
-  });
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk).slice(-65_536);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the shop server exited (${child.exitCode}):\n${log}`);
@@ -145,12 +152,12 @@ async function startShop(env: NodeJS.ProcessEnv): Promise<RunningShop> {
       (response) => response.ok,
       () => false,
     );
-    if (healthy) return { child, baseUrl };
+    if (healthy) return { child, baseUrl, log: () => log };
     await new Promise((done) => setTimeout(done, 200));
   }
 }
 
-async function stopShop(shop: RunningShop): Promise<void> {
+export async function stopShop(shop: RunningShop): Promise<void> {
   if (shop.child.exitCode !== null) return;
   const exited = new Promise((done) => shop.child.once('exit', done));
   shop.child.kill('SIGTERM');
@@ -158,7 +165,11 @@ async function stopShop(shop: RunningShop): Promise<void> {
   if (shop.child.exitCode === null) shop.child.kill('SIGKILL');
 }
 
-async function register(baseUrl: string, name: string): Promise<{ token: string; email: string }> {
+/** A new shopper's account: its bearer token, e-mail, and the cookies a browser keeps (the session and its hint). */
+export async function register(
+  baseUrl: string,
+  name: string,
+): Promise<{ token: string; email: string; cookie: string }> {
   const email = `${name}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
   const response = await fetch(`${baseUrl}/api/auth/register`, {
     method: 'POST',
@@ -175,7 +186,11 @@ async function register(baseUrl: string, name: string): Promise<{ token: string;
   if (response.status !== 201)
     throw new Error(`bench registration answered ${response.status}: ${await response.text()}`);
   const { token } = (await response.json()) as { token: string };
-  return { token, email };
+  const cookie = response.headers
+    .getSetCookie()
+    .map((value) => value.split(';')[0]!)
+    .join('; ');
+  return { token, email, cookie };
 }
 
 /**
@@ -183,23 +198,27 @@ async function register(baseUrl: string, name: string): Promise<{ token: string;
  * do: the caps on card attempts (issue 21: 3 per card, 10 per address an hour) count attempts as
  * they start. PAYMENT_DECLINE_RATE is 0, so every valid card pays.
  */
-function buyerCard(index: number): string {
+export function buyerCard(index: number): string {
   const body = `4111${String(index + 1).padStart(11, '0')}`;
   const check = '0123456789'.split('').find((digit) => passesLuhn(body + digit)) ?? '0';
   return body + check;
 }
 
-/** POST JSON from one loopback address over a kept-alive connection (fetch cannot choose the address it sends from). */
-function postFrom(agent: Agent, from: string, url: string, token: string, body: string): Promise<number> {
+/**
+ * A request from one loopback address over the agent's kept-alive connections (fetch cannot
+ * choose the address it sends from); resolves with the status once the body has been read
+ * (and thrown away), rejects when no answer comes (or none within timeoutMs).
+ */
+export function requestFrom(
+  agent: Agent,
+  from: string,
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
+): Promise<number> {
   return new Promise((done, fail) => {
     const request = httpRequest(
       url,
-      {
-        method: 'POST',
-        agent,
-        localAddress: from,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      },
+      { method: options.method ?? 'GET', agent, localAddress: from, headers: options.headers },
       (response) => {
         response.resume();
         response.on('end', () => done(response.statusCode ?? 0));
@@ -207,8 +226,59 @@ function postFrom(agent: Agent, from: string, url: string, token: string, body: 
       },
     );
     request.on('error', fail);
-    request.end(body);
+    if (options.timeoutMs) {
+      request.setTimeout(options.timeoutMs, () => request.destroy(new Error(`no answer in ${options.timeoutMs} ms`)));
+    }
+    request.end(options.body);
   });
+}
+
+/** POST JSON with a bearer token from one loopback address. */
+function postFrom(agent: Agent, from: string, url: string, token: string, body: string): Promise<number> {
+  return requestFrom(agent, from, url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body,
+  });
+}
+
+/**
+ * The body of POST /api/orders for a buyer: 1–3 lines from productIds (picked by the sequence
+ * number), the buyer's own approved card, a fresh sessionId (the idempotency key).
+ */
+export function orderBody(options: {
+  sequence: number;
+  tag: string;
+  email: string;
+  card: string;
+  productIds: number[];
+}): string {
+  const { sequence, productIds } = options;
+  const lineCount = 1 + (sequence % 3);
+  const lines = Array.from({ length: lineCount }, (_, index) => ({
+    productId: productIds[(sequence * 7919 + index * 104_729) % productIds.length]!,
+    quantity: 1 + ((sequence + index) % 2),
+  }));
+  return JSON.stringify({
+    sessionId: `session_${options.tag}_${sequence}_${Date.now()}`,
+    userEmail: options.email,
+    orderItems: lines,
+    paymentMethod: 'credit_card',
+    cardData: { Number: options.card, Expiry: EXPIRY, Cvc: '123', Name: 'Bench Buyer' },
+    shippingAddress: {
+      fullName: 'Bench Buyer',
+      addressLine1: '1 Test St',
+      city: 'Sydney',
+      state: 'NSW',
+      postalCode: '2000',
+      country: 'Australia',
+    },
+  });
+}
+
+/** The loopback address buyer `index` sends from: one of its own (127.0.10.1, 127.0.10.2, …). */
+export function buyerAddress(index: number): string {
+  return `127.0.${Math.floor(index / 250) + 10}.${(index % 250) + 1}`;
 }
 
 /** Buyers place orders back to back until the deadline; returns each order's latency and the failures. */
@@ -227,28 +297,15 @@ async function placeOrders(options: {
   await Promise.all(
     options.buyers.map(async (buyer, index) => {
       const agent = new Agent({ keepAlive: true });
-      const from = `127.0.${Math.floor(index / 250) + 10}.${(index % 250) + 1}`;
+      const from = buyerAddress(index);
       while (performance.now() < deadline) {
         sequence += 1;
-        const lineCount = 1 + (sequence % 3);
-        const lines = Array.from({ length: lineCount }, (_, index) => ({
-          productId: options.productIds[(sequence * 7919 + index * 104_729) % options.productIds.length]!,
-          quantity: 1 + ((sequence + index) % 2),
-        }));
-        const body = JSON.stringify({
-          sessionId: `session_${options.tag}_${sequence}_${Date.now()}`,
-          userEmail: buyer.email,
-          orderItems: lines,
-          paymentMethod: 'credit_card',
-          cardData: { Number: buyerCard(index), Expiry: EXPIRY, Cvc: '123', Name: 'Bench Buyer' },
-          shippingAddress: {
-            fullName: 'Bench Buyer',
-            addressLine1: '1 Test St',
-            city: 'Sydney',
-            state: 'NSW',
-            postalCode: '2000',
-            country: 'Australia',
-          },
+        const body = orderBody({
+          sequence,
+          tag: options.tag,
+          email: buyer.email,
+          card: buyerCard(index),
+          productIds: options.productIds,
         });
         const sent = performance.now();
         let status = 0;

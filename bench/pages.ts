@@ -13,6 +13,17 @@ import { buildStorefront } from './shop-server.ts';
  */
 export const PAGE_BUDGETS = { anonymousRatio: 0.2, anonymousP99Ms: 50, signedInRatio: 0.02 };
 
+/**
+ * What a browser sends with every request: the cache keeps br and gzip copies, a signed-in page is
+ * compressed per response. The user agent matters: Node's fetch says `node`, which the shop takes
+ * for a crawler (whole documents, cached under their own key), so without a browser's the warm-up
+ * fetches warmed the crawlers' copies and each run began by rendering every page again.
+ */
+export const BROWSER_HEADERS = {
+  'accept-encoding': 'gzip, deflate, br',
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+};
+
 /** A load run with the server's own CPU time per answered request (µs), measured in the server process. */
 export type PageLoad = LoadResult & { serverCpuMicros: number };
 
@@ -102,15 +113,7 @@ export async function benchPages(options: {
       { title: 'subcategory pages (signed out)', paths: subcategoryPaths },
       { title: 'product pages (signed out)', paths: productPaths },
     ];
-    // As a browser asks: the cache keeps br and gzip copies, a signed-in page is compressed per response.
-    // The user agent matters: Node's fetch says `node`, which the shop takes for a crawler (whole
-    // documents, cached under their own key), so without a browser's the warm-up fetches below
-    // warmed the crawlers' copies and each run began by rendering every page again.
-    const browser = {
-      'accept-encoding': 'gzip, deflate, br',
-      'user-agent':
-        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-    };
+    const browser = BROWSER_HEADERS;
     const common = { connections: options.connections, durationSeconds: options.durationSeconds, headers: browser };
     // On a 2-core machine the load generator can saturate before the server does: the server's
     // CPU time per request says what the shop itself costs, whatever the client manages.

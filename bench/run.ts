@@ -6,9 +6,12 @@
  * --skip-build (use the build in BUILD_DIR as it is).
  * --only api,accounts,search,orders,images,csv,pages,lighthouse,bundle picks suites (default: all nine);
  * --only backup-pause (not in the default) measures what a backup costs shoppers at 100,000 products.
+ * --only soak (not in the default) runs mixed traffic on PostgreSQL at 100,000 products for --soak-minutes 30
+ * at --soak-rate 200 requests/s (a fortieth of them orders) and checks RSS growth, p95 drift and 5xx.
  * The API/pages server process runs with npm start's Node flags; BENCH_SERVER_FLAGS='--max-semi-space-size=16' replaces them.
  * Exits 1 when a budget is missed.
  */
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ACCOUNT_BUDGETS, type AccountFigures, benchAccounts } from './accounts.ts';
 import { API_BUDGETS, type ApiLoadFigures, benchApiLoad } from './api-load.ts';
@@ -29,6 +32,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     'page-products': { type: 'string', default: '1500' },
     'skip-build': { type: 'boolean', default: false },
+    'soak-minutes': { type: 'string', default: '30' },
+    'soak-rate': { type: 'string', default: '200' },
   },
 });
 
@@ -43,6 +48,7 @@ const SUITES = [
   'lighthouse',
   'bundle',
   'backup-pause',
+  'soak',
 ];
 const suites = new Set(values.only.split(',').map((suite) => suite.trim()));
 for (const suite of suites) {
@@ -441,6 +447,106 @@ if (suites.has('backup-pause')) {
     `  during the backup (${figures.backupSeconds} s, ${figures.backupMb} MB file, database held ${figures.heldMs} ms): ${figures.during.requests} requests, p95 ${figures.during.p95Ms} ms, max ${figures.during.maxMs} ms, ${figures.during.errors} errors — ${ok ? 'ok' : 'MISSED'} (max < ${BACKUP_PAUSE_BUDGET_MS} ms)`,
   );
   if (!ok) failures.push('backup pause at 100,000 products');
+}
+
+// Not in the default run: half an hour of traffic on a PostgreSQL scratch database it seeds with 100,000 products.
+if (suites.has('soak')) {
+  const { benchSoak, SOAK_BUDGETS, SOAK_ORDER_SHARE } = await import('./soak.ts');
+  const minutes = Number(values['soak-minutes']);
+  const rate = Number(values['soak-rate']);
+  if (!(minutes > 0) || !(rate > 0)) {
+    console.error('--soak-minutes and --soak-rate take positive numbers.');
+    process.exit(2);
+  }
+  const widths = [8, 10, 8, 9, 9, 9, 9, 9, 12, 6, 11, 0];
+  const soakRow = (cells: (string | number)[]) =>
+    cells.map((cell, index) => String(cell).padEnd(widths[index] ?? 0)).join('');
+  const { createScratchDatabase } = await import('../tests/helpers/postgres.ts');
+  const scratch = await createScratchDatabase();
+  try {
+    console.log(
+      `\nSoak — 100,000 products on PostgreSQL, ${minutes} min at ${rate} requests/s (${rate * SOAK_ORDER_SHARE} orders/s), open loop, after a warm-up; CPU %: the server's (100 = one core), in brackets the machine's (all ${availableParallelism()} cores)`,
+    );
+    console.log(
+      soakRow([
+        'minute',
+        'requests',
+        'orders',
+        'p50 ms',
+        'p95 ms',
+        'max ms',
+        'RSS MB',
+        'heap MB',
+        'CPU % (all)',
+        '5xx',
+        'no answer',
+        'other',
+      ]),
+    );
+    const figures = await benchSoak({
+      databaseUrl: scratch.url,
+      minutes,
+      rate,
+      onMinute: (minute) =>
+        console.log(
+          soakRow([
+            minute.minute,
+            minute.requests,
+            minute.orders,
+            minute.p50Ms,
+            minute.p95Ms,
+            minute.maxMs,
+            minute.rssMb,
+            minute.heapMb ?? '?',
+            `${minute.serverCpuPercent} (${minute.machineCpuPercent})`,
+            minute.serverErrors,
+            minute.unanswered,
+            Object.entries(minute.otherStatuses)
+              .map(([status, count]) => `${status}×${count}`)
+              .join(' '),
+          ]),
+        ),
+    });
+    const { rss, totals } = figures;
+    if (figures.serverExit) {
+      console.log(
+        `  the shop server ended during the soak (${figures.serverExit.how}); its last lines:\n${figures.serverExit.lastLines}`,
+      );
+      failures.push(`soak: the shop server ended during the run (${figures.serverExit.how})`);
+    }
+    console.log(
+      `  ${totals.requests} requests (${Math.round(totals.requests / (minutes * 60))}/s), ${totals.orders} orders placed (${(totals.orders / (minutes * 60)).toFixed(2)}/s), ${totals.serverErrors} 5xx, ${totals.unanswered} without an answer; warm-up ${figures.warmUpSeconds} s before minute 1; the load generator sent at most ${figures.maxSendLagMs} ms late`,
+    );
+    console.log(row(['by kind', 'requests', 'p50 ms', 'p95 ms', 'max ms', 'not 2xx']));
+    for (const kind of figures.byKind) {
+      console.log(row([`  ${kind.kind}`, kind.requests, kind.p50Ms, kind.p95Ms, kind.maxMs, kind.notOk]));
+    }
+    const start =
+      rss.baselineAtSeconds >= 300
+        ? 'the first 5 minutes'
+        : `the first sixth of the run (${rss.baselineAtSeconds} s; the first 5 minutes in a run of 30 minutes or more)`;
+    const growth = (rss.endMb - rss.baselineMb) / rss.baselineMb;
+    const rssOk = growth < SOAK_BUDGETS.rssGrowth;
+    console.log(
+      `  RSS growth after ${start}: ${rss.baselineMb} MB → ${rss.endMb} MB at the end, ${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} % (highest meanwhile ${rss.maxAfterBaselineMb} MB, peak ever ${rss.peakMb} MB) — ${rssOk ? 'ok' : 'MISSED'} (< ${SOAK_BUDGETS.rssGrowth * 100} %)`,
+    );
+    if (!rssOk) failures.push(`soak: RSS grew ${(growth * 100).toFixed(1)} % after ${start}`);
+    const first = figures.rows[0]?.p95Ms ?? 0;
+    const limit = Math.round(first * SOAK_BUDGETS.p95Factor * 10) / 10;
+    const slow = figures.rows.filter((minute) => minute.p95Ms > limit);
+    console.log(
+      `  p95 per minute against minute 1's ${first} ms: highest ${Math.max(...figures.rows.map((minute) => minute.p95Ms))} ms${slow.length ? `; over ${limit} ms in minute ${slow.map((minute) => minute.minute).join(', ')}` : ''} — ${slow.length === 0 ? 'ok' : 'MISSED'} (≤ ${SOAK_BUDGETS.p95Factor}× = ${limit} ms)`,
+    );
+    if (slow.length) failures.push(`soak: p95 over ${limit} ms in ${slow.length} of ${figures.rows.length} minutes`);
+    const errorsOk = totals.serverErrors === 0 && totals.unanswered === 0;
+    console.log(
+      `  errors: ${totals.serverErrors} 5xx, ${totals.unanswered} without an answer — ${errorsOk ? 'ok' : 'MISSED'} (0 5xx, every request answered)`,
+    );
+    if (!errorsOk)
+      failures.push(`soak: ${totals.serverErrors} 5xx and ${totals.unanswered} requests without an answer`);
+  } finally {
+    await scratch.drop();
+  }
 }
 
 if (failures.length > 0) {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -100,6 +100,35 @@ export async function startShopServer(options: { buildDir: string; products: num
     },
   };
 }
+
+/**
+ * A process's memory as the kernel counts it (Linux, /proc/<pid>/status), in MB: resident set
+ * (VmRSS), its peak (VmHWM) and its split into anonymous memory (heaps) and mapped files.
+ */
+export function processMemoryMb(pid: number): { rssMb: number; peakMb: number; anonMb: number; fileMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mb = (field: string) =>
+    Math.round(Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? 0) / 1024);
+  return { rssMb: mb('VmRSS'), peakMb: mb('VmHWM'), anonMb: mb('RssAnon'), fileMb: mb('RssFile') };
+}
+
+/** CPU time a process has used so far (user + system, /proc/<pid>/stat), in ms. */
+export function processCpuMs(pid: number): number {
+  // Fields after the command name (which may hold spaces) start at the state, field 3; utime and stime are 14 and 15.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** CPU time the whole machine has been busy and its total, over all cores (/proc/stat), in clock ticks. */
+export function machineCpuTicks(): { busy: number; total: number } {
+  const times = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = times.reduce((sum, value) => sum + value, 0);
+  // idle and iowait are the 4th and 5th.
+  return { busy: total - (times[3] ?? 0) - (times[4] ?? 0), total };
+}
+
+/** Linux's USER_HZ: the unit of /proc's CPU times (100 on every common build). */
+const CLOCK_TICKS = 100;
 
 export interface BenchPage {
   name: string;
