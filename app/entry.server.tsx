@@ -28,11 +28,16 @@ function setCacheControl(headers: Headers, loadContext: RouterContextProvider, s
 }
 
 /**
- * Every error a loader, action or render threw reaches the server, which answers 503 rather
- * than 500 when the database was out of reach (server/plugins/storefront.ts).
+ * Every error a loader, action or render threw reaches the server, which logs it (in place of
+ * React Router's console.error) and answers 503 rather than 500 when the database was out of
+ * reach (server/plugins/storefront.ts).
  */
-export function handleError(error: unknown, { context }: { context: RouterContextProvider }): void {
-  context.get(requestContext).failed(error);
+export function handleError(
+  error: unknown,
+  { request, context }: { request: Request; context: RouterContextProvider },
+): void {
+  // A shopper who left is no failure (React Router's own rule for what it logs).
+  if (!request.signal.aborted) context.get(requestContext).failed(error);
 }
 
 /** Client-side navigations fetch the same loaders' data: the same rule applies to it. */

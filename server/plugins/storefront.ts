@@ -182,7 +182,10 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
           partFailed = true;
         },
         failed: (error) => {
-          if (isDatabaseUnavailable(error)) databaseUnavailable = true;
+          if (isDatabaseUnavailable(error)) {
+            databaseUnavailable = true;
+            request.log.warn({ err: error }, 'page failed: database unavailable');
+          } else request.log.error({ err: error }, 'page failed');
         },
         sharedPage: () => {
           // This shopper's copy is theirs; the next shopper, signed in or not, gets the shared one.
