@@ -8,11 +8,12 @@ import { DatabaseUnavailableError, isDatabaseUnavailable } from './unavailable.t
  * - **refused** (the server stopped): connections fail at once; the first such failure marks
  *   the database down;
  * - **silent** (packets dropped): statements never answer. When a statement has waited over
- *   0.4 s and nothing else has answered meanwhile, a probe on a fresh connection asks
- *   `select 1`; only when that too goes unanswered within a second is the database down, and the
- *   pool is replaced: the old one's connections are destroyed, so what waited on them fails
- *   (503) instead of hanging until TCP gives up. A slow database answers the probe, so lock
- *   waits and long statements never count as an outage.
+ *   0.4 s and nothing else has answered meanwhile, a probe on a connection of its own asks
+ *   `select 1`; only when that goes unanswered within a second, and the pool too heard nothing
+ *   meanwhile, is the database down, and the pool is replaced: the old one's connections are
+ *   destroyed, so what waited on them fails (503) instead of hanging until TCP gives up. A
+ *   slow or busy database answers something, so lock waits, long statements and load never
+ *   count as an outage.
  * While down, statements fail at once (503 within 2 s, not after a timeout each) and a probe
  * runs every half second; when one answers, the pool serves again and every LISTEN is made
  * again on the live connection, its `onResumed` told that announcements may have been lost.
@@ -158,9 +159,24 @@ export function openPostgresConnection(
   }
 
   /** `select 1` on a connection of its own: true when the database answers in time. */
+  /**
+   * The probe's own connection, kept between probes: a `select 1` on an open connection costs
+   * the server next to nothing even when it is busy, where a new connection (a new backend
+   * process) could take longer than the probe may wait. Made afresh after a probe that failed.
+   */
+  let prober: postgres.Sql | null = null;
   async function probe(): Promise<boolean> {
-    const single = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: PROBE_TIMEOUT_MS / 1000 });
+    prober ??= postgres(url, {
+      max: 1,
+      onnotice: () => {},
+      connect_timeout: PROBE_TIMEOUT_MS / 1000,
+      idle_timeout: 0,
+      max_lifetime: null,
+      connection: { application_name: 'harbour-tools probe' },
+    });
+    const single = prober;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let answered = false;
     try {
       await Promise.race([
         single`select 1`,
@@ -170,14 +186,18 @@ export function openPostgresConnection(
           timer = setTimeout(() => setImmediate(() => reject(unavailable())), PROBE_TIMEOUT_MS);
         }),
       ]);
-      return true;
+      answered = true;
     } catch (error) {
       // An error the server sent (too many connections, say) is still an answer.
-      return !isDatabaseUnavailable(error);
+      answered = !isDatabaseUnavailable(error);
     } finally {
       clearTimeout(timer);
+    }
+    if (!answered) {
+      prober = null;
       single.end({ timeout: 0 }).catch(() => {});
     }
+    return answered;
   }
 
   const watch = setInterval(() => {
@@ -198,13 +218,17 @@ export function openPostgresConnection(
     }
     probing = true;
     lastProbeAt = now;
+    const probeStartedAt = now;
     void probe()
-      .then(async (answered) => {
+      .then((answered) => {
         if (closed) return;
         if (answered && down) markUp();
-        else if (!answered && !down) markDown(true);
+        // An outage only when the pool heard nothing either while the probe waited: a busy
+        // database still answers something, a silent network nothing.
+        else if (!answered && !down && lastAnswerAt < probeStartedAt) markDown(true);
         else if (answered) lastAnswerAt = performance.now();
       })
+      .catch(() => {})
       .finally(() => {
         probing = false;
       });
@@ -272,6 +296,7 @@ export function openPostgresConnection(
     end: async () => {
       closed = true;
       clearInterval(watch);
+      prober?.end({ timeout: 0 }).catch(() => {});
       await live.end({ timeout: 5 });
     },
   };
