@@ -215,7 +215,20 @@ export function requestFrom(
   url: string,
   options: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
 ): Promise<number> {
-  return new Promise((done, fail) => {
+  return new Promise((resolve, reject) => {
+    // A timer of its own, not request.setTimeout: that one starts once the socket has connected,
+    // and a server too busy to accept leaves the connect waiting on SYN retries for two minutes.
+    const timer = options.timeoutMs
+      ? setTimeout(() => request.destroy(new Error(`no answer in ${options.timeoutMs} ms`)), options.timeoutMs)
+      : undefined;
+    const done = (status: number) => {
+      clearTimeout(timer);
+      resolve(status);
+    };
+    const fail = (error: unknown) => {
+      clearTimeout(timer);
+      reject(error);
+    };
     const request = httpRequest(
       url,
       { method: options.method ?? 'GET', agent, localAddress: from, headers: options.headers },
@@ -226,9 +239,6 @@ export function requestFrom(
       },
     );
     request.on('error', fail);
-    if (options.timeoutMs) {
-      request.setTimeout(options.timeoutMs, () => request.destroy(new Error(`no answer in ${options.timeoutMs} ms`)));
-    }
     request.end(options.body);
   });
 }
