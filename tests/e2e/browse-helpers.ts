@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { inject } from 'vitest';
 import type { ProductPage } from '../../contracts/catalog.ts';
 
 /** Shared bits of the catalogue-browsing journeys (browse-*.test.ts). */
@@ -23,13 +23,14 @@ export function productsApi(query: Record<string, string | number | boolean>): P
   return api<ProductPage>(`/products?${search}`);
 }
 
-/** Resolves once React has hydrated the server HTML (the route modules are registered). */
+/**
+ * Resolves once React has hydrated the server HTML: the root layout marks `data-hydrated` after
+ * its first commit. (The route modules being registered is not enough: they are before React
+ * takes the page over, and a link clicked in between went to the server as a new document, under
+ * load.)
+ */
 export async function waitForHydration(page: Page): Promise<void> {
-  await expect
-    .poll(() =>
-      page.evaluate(() => Boolean((window as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules)),
-    )
-    .toBe(true);
+  await page.waitForSelector('html[data-hydrated="true"]', { state: 'attached', timeout: 30_000 });
   // One more frame so effects (observers, hydrated switches) have run.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
 }
