@@ -12,6 +12,7 @@ const { isCatalogueEmpty, seedCatalogue } = await import('../db/seed/seed-catalo
 const { buildApp } = await import('./app.ts');
 const { ConfigError, loadConfig, startupWarnings } = await import('./config.ts');
 const { backupDiskWarning } = await import('./domain/backups.ts');
+const { isDatabaseUnavailable } = await import('../db/unavailable.ts');
 
 /** Starts the shop: config → database (migrated, seeded when empty) → app → listen; stops cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -66,6 +67,17 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
+  // postgres.js can reject a statement nobody awaits when the outage watchdog destroys a pool
+  // (seen: "write CONNECTION_DESTROYED" under overload, which ended the process). A database out
+  // of reach must not end the process; any other unhandled rejection still does, as in Node.
+  process.on('unhandledRejection', (reason) => {
+    if (isDatabaseUnavailable(reason)) {
+      app.log.warn({ err: reason }, 'a database statement failed with nobody waiting for it');
+      return;
+    }
+    app.log.fatal({ err: reason }, 'unhandled rejection');
+    process.exit(1);
+  });
   // `on`, not `once`: a second signal during the grace must not fall back to Node's default (an
   // immediate exit that would cut off the orders in flight); `stop` ignores it.
   process.on('SIGTERM', () => void stop('SIGTERM'));
