@@ -405,14 +405,13 @@ export function createOrders({
   /** Settles a reservation by what the gateway says its key's charge came to. */
   async function settleByGateway(row: OrderRow): Promise<OrderRow | 'released'> {
     const charge = await gateway.findCharge(chargeKeyOf(row));
+    // Read before settling: a release deletes the order, and its lines with it.
+    const items = await db
+      .select({ productId: orderItems.productId })
+      .from(orderItems)
+      .where(eq(orderItems.orderId, row.id));
     const settled = await settleReservation(row.id, charge);
-    if (settled === 'released') {
-      const items = await db
-        .select({ productId: orderItems.productId })
-        .from(orderItems)
-        .where(eq(orderItems.orderId, row.id));
-      onStockChange(items.map((item) => item.productId));
-    }
+    if (settled === 'released') onStockChange(items.map((item) => item.productId));
     return settled;
   }
 
