@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailSchema } from './account.ts';
 import { cardDataSchema, shippingAddressSchema } from './orders.ts';
+import { numberIdSchema } from './params.ts';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -25,12 +26,7 @@ export const joinMembershipSchema = z
       .max(256),
     confirmPassword: z.string().max(256).optional(),
     cardData: cardDataSchema.nullish(),
-    paymentMethodId: z
-      .number({ error: 'paymentMethodId must be the id of a saved payment method' })
-      .int()
-      .min(1)
-      .max(2_147_483_647)
-      .nullish(),
+    paymentMethodId: numberIdSchema('paymentMethodId must be the id of a saved payment method').nullish(),
   })
   // Both checks run even when another field is wrong, so the form shows every problem at once.
   .refine((body) => body.confirmPassword === undefined || body.confirmPassword === body.password, {
@@ -58,12 +54,7 @@ export const changePlanSchema = z
   .object({
     plan: planSchema,
     cardData: cardDataSchema.nullish(),
-    paymentMethodId: z
-      .number({ error: 'paymentMethodId must be the id of a saved payment method' })
-      .int()
-      .min(1)
-      .max(2_147_483_647)
-      .nullish(),
+    paymentMethodId: numberIdSchema('paymentMethodId must be the id of a saved payment method').nullish(),
   })
   .meta({ id: 'ChangeMembershipPlan' });
 export type ChangePlanInput = z.output<typeof changePlanSchema>;
@@ -71,7 +62,7 @@ export type ChangePlanInput = z.output<typeof changePlanSchema>;
 /** `POST /api/redemptions`: a redemption product paid with points, shipped like an order. */
 export const redemptionSchema = z
   .object({
-    productId: z.number({ error: 'productId must be a product id' }).int().min(1).max(2_147_483_647),
+    productId: numberIdSchema('productId must be a product id'),
     quantity: z
       .number({ error: 'quantity must be a whole number' })
       .int()

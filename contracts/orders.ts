@@ -4,6 +4,7 @@ import { COUNTRIES } from './account-fields.ts';
 import { checkAustralianAddress, normaliseAustralianAddress } from './australian-address.ts';
 import { passesLuhn } from './card-numbers.ts';
 import { FULFILMENT_METHODS, fulfilmentRecordSchema } from './fulfilment.ts';
+import { numberIdSchema, parseId } from './params.ts';
 
 /*
  * The checkout's inputs (spec §5 texts) and the order's shape (spec §3), shared by the
@@ -118,24 +119,14 @@ export const cardDataSchema = z
   .meta({ id: 'CardData' });
 export type CardData = z.output<typeof cardDataSchema>;
 
-const MAX_INT = 2_147_483_647;
-
 /** A variant id (size, colour, pack) of the line's product; absent or null for the product itself. */
-const variantIdSchema = z
-  .number({ error: 'variantId must be a variant id' })
-  .int('variantId must be a variant id')
-  .min(1, 'variantId must be a variant id')
-  .max(MAX_INT, 'variantId must be a variant id')
+const variantIdSchema = numberIdSchema('variantId must be a variant id')
   .nullish()
   .transform((value) => value ?? null);
 
 export const orderLineInputSchema = z.object({
   variantId: variantIdSchema,
-  productId: z
-    .number({ error: 'productId must be a product id' })
-    .int('productId must be a product id')
-    .min(1)
-    .max(MAX_INT),
+  productId: numberIdSchema('productId must be a product id'),
   quantity: z
     .number({ error: 'quantity must be a whole number' })
     .int('quantity must be a whole number')
@@ -152,12 +143,11 @@ const SAVED_METHOD_ID_MESSAGE = 'paymentMethodId must be the id of a saved payme
 /** A saved payment method's id, as a number or a string of digits. */
 const savedPaymentMethodIdSchema = z.union(
   [
-    z.number().int().min(1).max(MAX_INT),
+    numberIdSchema(SAVED_METHOD_ID_MESSAGE),
     z
       .string()
-      .regex(/^[1-9]\d{0,9}$/)
-      .transform(Number)
-      .refine((id) => id <= MAX_INT),
+      .refine((value) => parseId(value) !== null)
+      .transform((value) => parseId(value) as number),
   ],
   { error: SAVED_METHOD_ID_MESSAGE },
 );
@@ -304,7 +294,7 @@ export const returnRequestSchema = z
     items: z
       .array(
         z.object({
-          orderItemId: z.number().int().min(1).max(MAX_INT),
+          orderItemId: numberIdSchema('orderItemId must be an item of this order'),
           quantity: z.number().int().min(1, 'quantity must be at least 1').max(999),
         }),
         { error: 'items must be a list' },
@@ -317,7 +307,7 @@ export type ReturnRequestInput = z.output<typeof returnRequestSchema>;
 
 /** A cart line as the browser keeps it, sent for a quote or saved to the account. */
 export const cartLineSchema = z.object({
-  productId: z.number().int().min(1).max(MAX_INT),
+  productId: numberIdSchema('productId must be a product id'),
   variantId: variantIdSchema,
   quantity: z.number().int().min(1).max(999),
   /** The unit price in dollars when the shopper added it, to say 'Price changed from $X to $Y'. */

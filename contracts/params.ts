@@ -24,6 +24,15 @@ export const idSchema = z
 
 export const idParamsSchema = z.object({ id: idSchema });
 
+/**
+ * A database id sent as a JSON number (request bodies): a whole number from 1 to MAX_ID, with
+ * one message for every way it can be wrong. The bound is parseId's, so a body id past what
+ * PostgreSQL holds is a 400 like a path id's 404, never a failed query.
+ */
+export function numberIdSchema(message = 'Must be an id') {
+  return z.number({ error: message }).int(message).min(1, message).max(MAX_ID, message);
+}
+
 /** Query booleans arrive as text; only the two obvious spellings are accepted. */
 export const queryBooleanSchema = z
   .enum(['true', 'false'], { error: 'Must be true or false' })

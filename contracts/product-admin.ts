@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ID, numberIdSchema } from './params.ts';
 
 /*
  * The create-product form (spec §2, §3, §5) and `POST /api/products` / `PUT /api/products/:id`:
@@ -18,8 +19,6 @@ export const PRODUCT_MESSAGES = {
   unknownSubcategory: 'That subcategory does not exist',
   subcategoryNotInCategory: 'The subcategory is not in that category',
 } as const;
-
-const MAX_ID = 2_147_483_647;
 
 function requiredText(message: string, max: number) {
   return z
@@ -108,7 +107,7 @@ export const specificationsSchema = z
   });
 
 export const variantInputSchema = z.object({
-  id: z.number().int().min(1).max(MAX_ID).optional(),
+  id: numberIdSchema('Variant id must be an id').optional(),
   name: requiredText('Variant name is required', 100),
   sku: requiredText('Variant SKU is required', 64),
   price: z.preprocess(emptyToUndefined, money(null).optional()),

@@ -4,6 +4,7 @@ import { MEMBERSHIP_PLANS, planNamed } from '../../contracts/membership.ts';
 import { joinMembershipSchema } from '../../contracts/membership-input.ts';
 import { formatDollars } from '../../contracts/money.ts';
 import { CARD_MESSAGES } from '../../contracts/orders.ts';
+import { parseId } from '../../contracts/params.ts';
 import { AccountLayout } from '../components/account/account-layout.tsx';
 import { type FieldErrors, FormMessage, SubmitButton, TextField } from '../components/account/form-field.tsx';
 import { isCurrentMember, MembershipBilling } from '../components/account/membership-billing.tsx';
@@ -123,8 +124,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (intent === 'card') {
       // The saved method renewals charge; the plan stays as it is.
       const current = await memberships.get(viewer.user.id);
-      const methodId = Number(form.get('paymentMethodId'));
-      if (!current || !Number.isInteger(methodId) || methodId < 1 || methodId > 2_147_483_647) {
+      const methodId = parseId(form.get('paymentMethodId'));
+      if (!current || methodId === null) {
         throw data('Unknown payment method', { status: 400 });
       }
       await memberships.changePlan(

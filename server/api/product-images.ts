@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { groupMessagesByField } from '../../contracts/field-errors.ts';
-import { idSchema } from '../../contracts/params.ts';
+import { idSchema, MAX_ID, numberIdSchema } from '../../contracts/params.ts';
 import {
   PICTURE_LIMITS,
   PICTURE_MESSAGES,
@@ -20,8 +20,6 @@ async function actorOf(request: FastifyRequest): Promise<Actor> {
   const { session } = await authOf(request);
   return { userId: session.user.id, email: session.user.email };
 }
-
-const MAX_ID = 2_147_483_647;
 
 /** The text fields of the upload form (multipart fields are always text). */
 const uploadFieldsSchema = z.object({
@@ -205,7 +203,7 @@ export const productImageRoutes: FastifyPluginAsyncZod = async (app) => {
         params: z.object({ productId: idSchema }),
         body: z.object({
           imageIds: z
-            .array(z.number({ error: 'imageIds must be picture ids' }).int().min(1).max(MAX_ID), {
+            .array(numberIdSchema('imageIds must be picture ids'), {
               error: 'imageIds must be a list of picture ids',
             })
             .max(200, 'imageIds may list at most 200 pictures'),

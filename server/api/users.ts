@@ -11,7 +11,7 @@ import {
 } from '../../contracts/account.ts';
 import { ACCOUNT_MESSAGES } from '../../contracts/account-fields.ts';
 import { productSchema } from '../../contracts/catalog.ts';
-import { idSchema } from '../../contracts/params.ts';
+import { idSchema, numberIdSchema } from '../../contracts/params.ts';
 import { toUser } from '../domain/accounts.ts';
 import { getPreferences, savePreferences } from '../domain/preferences.ts';
 import { addToWishlist, listWishlist, removeFromWishlist } from '../domain/wishlist.ts';
@@ -156,7 +156,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Accounts'],
         summary: 'Add several products at once (hearts made before signing in)',
-        body: z.object({ productIds: z.array(z.number().int().min(1).max(2_147_483_647)).max(500) }),
+        body: z.object({ productIds: z.array(numberIdSchema('productIds must be product ids')).max(500) }),
         response: { 204: z.null(), ...errorResponses(400, 401, 404) },
       },
     },
