@@ -9,7 +9,8 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { openConfiguredDatabase } from '../db/open-configured.ts';
 import { loadConfig } from '../server/config.ts';
-import { ensureAdminAccount } from '../server/domain/accounts.ts';
+import { ensureAdminAccount, recordAdminChange } from '../server/domain/accounts.ts';
+import { createSecurityEvents } from '../server/domain/security-events.ts';
 
 const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } });
 const input = z
@@ -30,7 +31,13 @@ const { ADMIN_EMAIL: _email, ADMIN_PASSWORD: _password, ...environment } = proce
 const config = loadConfig(environment);
 const database = await openConfiguredDatabase(config);
 try {
-  const { created, changed } = await ensureAdminAccount(database.db, input.data.email, input.data.password);
+  const outcome = await ensureAdminAccount(database.db, input.data.email, input.data.password);
+  const { created, changed } = outcome;
+  // The same security event the server logs for ADMIN_EMAIL, as one JSON line on stderr (the server's log shape).
+  const events = createSecurityEvents({
+    warn: (object, msg) => console.error(JSON.stringify({ level: 40, time: Date.now(), ...object, msg })),
+  });
+  recordAdminChange(events, outcome, 'admin:create');
   const email = input.data.email.toLowerCase();
   console.log(
     created

@@ -123,6 +123,25 @@ export async function ensureAdminAccount(db: Database, email: string, password: 
   return { created: true, granted: true, changed: true, userId: created?.id ?? 0 };
 }
 
+/**
+ * The security event for an admin account made or changed (ADMIN_EMAIL at start, or
+ * `npm run admin:create`): `admin-granted` when an account gains the role, `admin-changed`
+ * when an existing admin's password or Google link was reset; nothing when nothing changed.
+ * Neither has a client address: they come from the machine, which `via` names.
+ */
+export function recordAdminChange(
+  events: SecurityEvents,
+  outcome: AdminAccountOutcome,
+  via: 'ADMIN_EMAIL' | 'admin:create',
+): void {
+  if (!outcome.changed) return;
+  events.record({
+    event: outcome.granted ? 'admin-granted' : 'admin-changed',
+    userId: outcome.userId,
+    details: { via, created: outcome.created },
+  });
+}
+
 export interface SessionMeta {
   userAgent?: string | undefined;
   /** The client address as the server trusts it (`request.ip`, a page action's `clientAddress`): the per-address limits' key. */
@@ -228,6 +247,11 @@ export function createAccounts({
   async function findByEmail(email: string): Promise<UserRow | undefined> {
     const [row] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
     return row;
+  }
+
+  /** The account an e-mail names, for a security event: null when none has it. */
+  async function userIdOf(email: string): Promise<number | null> {
+    return (await findByEmail(email))?.id ?? null;
   }
 
   async function requireUser(userId: number): Promise<UserRow> {
@@ -375,13 +399,23 @@ export function createAccounts({
       const failuresKey = `sign-in-failures:${account}`;
       const hour = await counters.increment(failuresKey, SIGN_IN_FAILURE_CAP.windowMs);
       if (hour.count > SIGN_IN_FAILURE_CAP.limit) {
-        securityEvents.record({ event: 'sign-in-limited', address, details: { failuresThisHour: hour.count - 1 } });
+        securityEvents.record({
+          event: 'sign-in-limited',
+          userId: await userIdOf(input.email),
+          address,
+          details: { failuresThisHour: hour.count - 1 },
+        });
         throw new RateLimitedError(ACCOUNT_MESSAGES.tooManyAttempts, Math.ceil(hour.resetInMs / 1000));
       }
       const verdict = await backOff.attempt(account, address);
       if (!verdict.allowed) {
         await counters.decrement(failuresKey);
-        securityEvents.record({ event: 'sign-in-slowed', address, details: { retryAfterMs: verdict.retryAfterMs } });
+        securityEvents.record({
+          event: 'sign-in-slowed',
+          userId: await userIdOf(input.email),
+          address,
+          details: { retryAfterMs: verdict.retryAfterMs },
+        });
         throw new RateLimitedError(ACCOUNT_MESSAGES.tooManyAttempts, Math.ceil(verdict.retryAfterMs / 1000));
       }
       const user = await findByEmail(input.email);
@@ -615,7 +649,7 @@ export function createAccounts({
     async ensureAdmin(email: string, password: string): Promise<AdminAccountOutcome> {
       const outcome = await ensureAdminAccount(db, email, password);
       if (outcome.changed) sessions.forgetUser(outcome.userId);
-      if (outcome.granted) securityEvents.record({ event: 'admin-granted', userId: outcome.userId });
+      recordAdminChange(securityEvents, outcome, 'ADMIN_EMAIL');
       return outcome;
     },
 

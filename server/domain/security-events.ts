@@ -17,6 +17,7 @@ export type SecurityEventName =
   | 'card-declined'
   | 'card-attempts-limited'
   | 'admin-granted'
+  | 'admin-changed'
   | 'second-factor-changed'
   | 'second-factor-failed'
   | 'second-factor-limited'
