@@ -235,6 +235,9 @@ for (const { kind, skip } of kinds) {
         expect(part).toContain(drill.name);
         expect(part).toContain('$97.90 inc GST'); // $89.00 + GST
         expect(part).toContain('$10.95 inc GST'); // $9.95 + GST
+        // Beside each headline, in smaller type on a page, its ex-GST price (issue 22).
+        expect(part).toContain('$89.00 ex GST');
+        expect(part).toContain('$9.95 ex GST');
         expect(part).toContain('$108.90');
         expect(part).toContain('$10.89');
         expect(part).toContain('$119.79');

@@ -503,6 +503,9 @@ for (const { kind, skip } of kinds) {
         const link = `${shop.app.services.shop.publicUrl}/orders/${order.id}/adjustment-notes/${note.number}.pdf`;
         for (const part of [mail!.text, mail!.html]) {
           expect(part).toContain('$107.90');
+          // The refunded line's price reads as the shop shows prices: inc GST, its ex-GST price beside.
+          expect(part).toContain('$97.90 inc GST');
+          expect(part).toContain('$89.00 ex GST');
           expect(part).toContain(note.number);
           expect(part).toContain(link);
           expect(part).toContain('Visa ending 4242');
@@ -523,6 +526,8 @@ for (const { kind, skip } of kinds) {
         expect(mail?.subject).toBe(`Your return for Harbour Tools order ${order.orderNumber} is approved`);
         for (const part of [mail!.text, mail!.html]) {
           expect(part).toContain('$27.50');
+          expect(part).toContain('$27.50 inc GST');
+          expect(part).toContain('$25.00 ex GST');
           expect(part).toContain(note.number);
           expect(part).toContain(`/orders/${order.id}/adjustment-notes/${note.number}.pdf`);
           expect(part).toContain('The delivery charge is not refunded');
