@@ -30,6 +30,16 @@ function describeItem(item: Order['items'][number]): string {
  * spec's columns (the totals below are authoritative; spec-decisions "Money"). A points order's
  * lines are priced in points.
  */
+/**
+ * A unit price as an e-mail shows it, as the pages do (issue 22): the GST-inclusive headline
+ * with the ex-GST price beside it; an export's price is GST-free.
+ */
+export function emailUnitPrice(exGstCents: number, gstFreeExport: boolean): string {
+  if (gstFreeExport) return `${money(exGstCents / 100)} GST-free`;
+  const { incGstCents } = displayPrice(exGstCents);
+  return `${money(incGstCents / 100)} inc GST (${money(exGstCents / 100)} ex GST)`;
+}
+
 export function orderEmailLines(order: Order): EmailLine[] {
   const itemCount = order.items.reduce((sum, item) => sum + item.quantity, 0);
   return order.items.map((item) => {
@@ -43,11 +53,10 @@ export function orderEmailLines(order: Order): EmailLine[] {
         total: `${points.toLocaleString('en-AU')} points`,
       };
     }
-    const unit = displayPrice(cents(item.unitPrice));
     return {
       description: describeItem(item),
       quantity: item.quantity,
-      unitPrice: order.gstFreeExport ? `${money(item.unitPrice)} GST-free` : `${money(unit.incGstCents / 100)} inc GST`,
+      unitPrice: emailUnitPrice(cents(item.unitPrice), order.gstFreeExport),
       total: `${money(item.lineTotal)} ex GST`,
     };
   });

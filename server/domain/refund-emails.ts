@@ -2,6 +2,7 @@ import { centsToDollars, formatDollars } from '../../contracts/money.ts';
 import type { Order } from '../../contracts/orders.ts';
 import type { EmailContent, EmailLine, EmailShop, EmailTotal } from './email-layout.ts';
 import { formatEmailDate } from './email-layout.ts';
+import { emailUnitPrice } from './order-emails.ts';
 import { type AdjustmentNoteRow, adjustmentNotePagePath } from './refunds.ts';
 
 /*
@@ -12,12 +13,12 @@ import { type AdjustmentNoteRow, adjustmentNotePagePath } from './refunds.ts';
 
 const money = (cents: number) => formatDollars(centsToDollars(cents));
 
-/** The note's lines as the e-mail lists them: ex GST, as on the invoice and the note. */
-function noteLines(note: AdjustmentNoteRow): EmailLine[] {
+/** The note's lines: each unit price as the shop shows it (inc GST, ex GST beside), the line total ex GST as on the note. */
+function noteLines(note: AdjustmentNoteRow, order: Order): EmailLine[] {
   return note.lines.map((line) => ({
     description: `${line.productName} (${line.sku})`,
     quantity: line.quantity,
-    unitPrice: `${money(line.unitPriceCents)} ex GST`,
+    unitPrice: emailUnitPrice(line.unitPriceCents, order.gstFreeExport),
     total: `${money(line.totalCents)} ex GST`,
   }));
 }
@@ -78,7 +79,7 @@ export function cancelledEmail(
     subject,
     heading: 'Your order is cancelled',
     paragraphs: [`We have cancelled your order ${order.orderNumber}. Reason: ${reason}.`, ...refund],
-    ...(note ? { lines: noteLines(note), totals: noteTotals(note) } : {}),
+    ...(note ? { lines: noteLines(note, order), totals: noteTotals(note) } : {}),
     action: note
       ? {
           label: `Download adjustment note ${note.noteNumber}`,
@@ -115,7 +116,7 @@ export function returnApprovedEmail(
           ]
         : []),
     ],
-    ...(note ? { lines: noteLines(note), totals: noteTotals(note) } : {}),
+    ...(note ? { lines: noteLines(note, order), totals: noteTotals(note) } : {}),
     action: note
       ? {
           label: `Download adjustment note ${note.noteNumber}`,

@@ -245,7 +245,7 @@ for (const { kind, skip } of kinds) {
         expect(part).toContain(formatEmailDate(new Date(order!.createdAt)));
         expect(part).toContain(`${PUBLIC_URL}/orders/${order!.id}`);
       }
-      expect(receipt!.text).toContain(`2 × ${bits.name} (${bits.sku})  $10.95 inc GST  $19.90 ex GST`);
+      expect(receipt!.text).toContain(`2 × ${bits.name} (${bits.sku})  $10.95 inc GST ($9.95 ex GST)  $19.90 ex GST`);
       expect(receipt!.text).toMatch(/Delivery +Free/);
 
       const toOwner = mails.find((mail) => mail.to === SHOP_EMAIL);

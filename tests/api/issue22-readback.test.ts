@@ -400,8 +400,8 @@ for (const { kind, skip } of kinds) {
         expect(part).not.toMatch(/Delivery \$/);
         expect(part).toContain(`Your order: ${PUBLIC_URL}/orders/${order.id}`);
       }
-      expect(mail.text).toContain(`1 × ${clamp.name} (${clamp.sku}) $30.00 ex GST $30.00 ex GST`);
-      expect(mail.html).toContain(`${clamp.name} (${clamp.sku}) 1 $30.00 ex GST $30.00 ex GST`);
+      expect(mail.text).toContain(`1 × ${clamp.name} (${clamp.sku}) $33.00 inc GST ($30.00 ex GST) $30.00 ex GST`);
+      expect(mail.html).toContain(`${clamp.name} (${clamp.sku}) 1 $33.00 inc GST ($30.00 ex GST) $30.00 ex GST`);
       expect(mail.text).toContain(`Download adjustment note ${note.number}: ${link}`);
       expect(cancelled[0]!.html).toContain(`href="${link}"`);
 
