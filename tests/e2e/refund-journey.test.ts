@@ -160,6 +160,14 @@ describe('a refund the shopper sees', () => {
     );
     expect(await row(returned).getByTestId('order-status').textContent()).toBe('Succeeded');
     expect(await row(cancelled).getByTestId('order-refund').textContent()).toContain('Refunded ·');
+    // Each refund's adjustment note is one click from the list too (issue 22: "order list … and the note link").
+    for (const order of [returned, cancelled]) {
+      const links = row(order).getByRole('link', { name: /^Adjustment note AN-\d+/ });
+      expect(await links.count()).toBe(1);
+      expect(await links.getAttribute('href')).toMatch(
+        new RegExp(`^/orders/${order.id}/adjustment-notes/AN-\\d+\\.pdf$`),
+      );
+    }
     expect(await auditBothWidths(page, 'refund-orders-list')).toEqual([]);
   });
 });
