@@ -1,5 +1,5 @@
 import { data, Form, Link } from 'react-router';
-import { CARRIERS } from '../../contracts/fulfilment.ts';
+import { CARRIERS, shipOrderSchema } from '../../contracts/fulfilment.ts';
 import { formatDollars } from '../../contracts/money.ts';
 import type { Order } from '../../contracts/orders.ts';
 import { parseId } from '../../contracts/params.ts';
@@ -15,6 +15,7 @@ import { domainFailureOf } from '../lib/form-errors.ts';
 import { type FulfilmentResult, handleFulfilmentAction } from '../lib/fulfilment-actions.server.ts';
 import { requireAdmin } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
+import { type FieldErrors, useCorrectedErrors } from '../lib/use-corrected-errors.ts';
 import type { Route } from './+types/admin-order';
 
 const when = new Intl.DateTimeFormat('en-AU', {
@@ -59,10 +60,14 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   const result = actionData as FulfilmentResult | BackOfficeResult | undefined;
   // Fulfilling is its own panel (shipped with tracking, or ready then collected), not a bare status move.
   const moves = allowedMoves.filter((status) => status !== 'Succeeded');
+  // The Ship form's errors go as each field is put right (issue 27 item 10), its banner with the last.
+  const ship = useCorrectedErrors(result && 'errors' in result ? result.errors : undefined, shipOrderSchema);
   return (
     <AdminLayout title={`Order ${order.orderNumber}`} actions={<OrderStatusBadge status={order.status} />}>
       <div className="space-y-6">
-        {result ? <FormMessage tone={result.ok ? 'success' : 'error'}>{result.message}</FormMessage> : null}
+        {result && !ship.allCorrected ? (
+          <FormMessage tone={result.ok ? 'success' : 'error'}>{result.message}</FormMessage>
+        ) : null}
         <section
           aria-label="Move the order"
           className="flex flex-wrap gap-3 rounded-lg border border-gray-200 bg-white p-4"
@@ -98,7 +103,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           ))}
         </section>
 
-        <FulfilmentPanel order={order} errors={result && 'errors' in result ? result.errors : undefined} />
+        <FulfilmentPanel order={order} errors={ship.errors} onShipChange={ship.onChange} />
 
         <div className="grid gap-4 md:grid-cols-3">
           <section className="rounded-lg border border-gray-200 bg-white p-4 text-sm">
@@ -259,7 +264,15 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
  * How the order leaves (issue 22): a Processing delivery is shipped with a carrier and tracking
  * number; a click & collect order is marked ready, then collected. Once done, the record.
  */
-function FulfilmentPanel({ order, errors }: { order: Order; errors: Partial<Record<string, string[]>> | undefined }) {
+function FulfilmentPanel({
+  order,
+  errors,
+  onShipChange,
+}: {
+  order: Order;
+  errors: FieldErrors | undefined;
+  onShipChange: (event: React.FormEvent<HTMLFormElement>) => void;
+}) {
   const record = order.fulfilmentRecord;
   const processing = order.status === 'Processing';
   const errorOf = (name: string) => errors?.[name]?.[0];
@@ -295,7 +308,12 @@ function FulfilmentPanel({ order, errors }: { order: Order; errors: Partial<Reco
         </p>
       ) : null}
       {processing && order.fulfilment === 'delivery' ? (
-        <Form method="post" preventScrollReset className="mt-3 grid gap-3 sm:grid-cols-[14rem_16rem_auto] sm:items-end">
+        <Form
+          method="post"
+          preventScrollReset
+          onChange={onShipChange}
+          className="mt-3 grid gap-3 sm:grid-cols-[14rem_16rem_auto] sm:items-end"
+        >
           <input type="hidden" name="orderId" value={order.id} />
           <div>
             <label htmlFor="ship-carrier" className="block font-semibold">

@@ -1,12 +1,13 @@
 import { data, Form } from 'react-router';
 import { SECOND_FACTOR_MESSAGES, secondFactorCodeBodySchema } from '../../contracts/second-factor.ts';
-import { FormMessage, SubmitButton, TextField } from '../components/account/form-field.tsx';
+import { type FieldErrors, FormMessage, SubmitButton, TextField } from '../components/account/form-field.tsx';
 import { AdminError, AdminLayout } from '../components/admin/admin-layout.tsx';
 import { readUrlEncodedForm } from '../lib/form-body.ts';
 import { domainFailureOf, fieldErrorsOf } from '../lib/form-errors.ts';
 import { requestContext } from '../lib/request-context.ts';
 import { requireAdmin } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
+import { useCorrectedErrors } from '../lib/use-corrected-errors.ts';
 import type { Route } from './+types/admin-security';
 
 /**
@@ -79,16 +80,18 @@ function CodeForm({
   busyLabel,
   tone = 'primary',
   errors,
+  onChange,
 }: {
   intent: 'enable' | 'renew' | 'disable';
   label: string;
   busyLabel: string;
   tone?: 'primary' | 'danger' | 'secondary';
-  errors?: Record<string, string[]> | undefined;
+  errors?: FieldErrors | undefined;
+  onChange?: ((event: React.FormEvent<HTMLFormElement>) => void) | undefined;
 }) {
   return (
     // Keyed by intent: React must not carry one form's typed code into the next form shown.
-    <Form key={intent} method="post" className="mt-4 flex flex-wrap items-end gap-3" noValidate>
+    <Form key={intent} method="post" className="mt-4 flex flex-wrap items-end gap-3" noValidate onChange={onChange}>
       <input type="hidden" name="intent" value={intent} />
       <TextField
         form={`second-factor-${intent}`}
@@ -113,11 +116,14 @@ export default function AdminSecurity({ loaderData, actionData }: Route.Componen
   const result = actionData as ActionResult | undefined;
   const failed = result && 'message' in result ? result : undefined;
   const done = result && 'done' in result ? result : undefined;
-  const errorsFor = (intent: string) => (failed?.intent === intent ? failed.errors : undefined);
+  // The refused form's code error goes once a code is typed (issue 27 item 10), the banner with it.
+  const code = useCorrectedErrors(failed?.errors, secondFactorCodeBodySchema);
+  const errorsFor = (intent: string) => (failed?.intent === intent ? code.errors : undefined);
+  const onChangeFor = (intent: string) => (failed?.intent === intent ? code.onChange : undefined);
   return (
     <AdminLayout title="Sign-in security">
       <div className="max-w-2xl space-y-6">
-        {failed ? <FormMessage tone="error">{failed.message}</FormMessage> : null}
+        {failed && !code.allCorrected ? <FormMessage tone="error">{failed.message}</FormMessage> : null}
         {done ? <FormMessage tone="success">{done.done}</FormMessage> : null}
         {done?.recoveryCodes ? (
           <section aria-labelledby="recovery-codes" className="rounded-lg border border-accent bg-amber-50 p-5">
@@ -155,6 +161,7 @@ export default function AdminSecurity({ loaderData, actionData }: Route.Componen
                 busyLabel="Making…"
                 tone="secondary"
                 errors={errorsFor('renew')}
+                onChange={onChangeFor('renew')}
               />
               <h3 className="mt-5 font-semibold">Turn off</h3>
               <CodeForm
@@ -163,6 +170,7 @@ export default function AdminSecurity({ loaderData, actionData }: Route.Componen
                 busyLabel="Turning off…"
                 tone="danger"
                 errors={errorsFor('disable')}
+                onChange={onChangeFor('disable')}
               />
             </>
           ) : setup ? (
@@ -184,7 +192,13 @@ export default function AdminSecurity({ loaderData, actionData }: Route.Componen
                   Key: <code className="break-all rounded bg-gray-100 px-1 py-0.5 font-mono">{setup.secret}</code>
                 </p>
               </div>
-              <CodeForm intent="enable" label="Turn on" busyLabel="Checking…" errors={errorsFor('enable')} />
+              <CodeForm
+                intent="enable"
+                label="Turn on"
+                busyLabel="Checking…"
+                errors={errorsFor('enable')}
+                onChange={onChangeFor('enable')}
+              />
             </>
           ) : (
             <>
