@@ -4,7 +4,7 @@ import { ORDER_SORTS, ORDER_STATUS_FILTERS } from '../../contracts/orders.ts';
 import { AccountLayout } from '../components/account/account-layout.tsx';
 import { inputClass } from '../components/account/form-field.tsx';
 import { RouteFailure } from '../components/account/route-failure.tsx';
-import { refundSentence } from '../components/order-refunds.tsx';
+import { adjustmentNoteHref, refundSentence } from '../components/order-refunds.tsx';
 import { OrderStatusBadge } from '../components/order-status-badge.tsx';
 import { pageUrl } from '../lib/page-url.ts';
 import { requireViewer } from '../lib/session.server.ts';
@@ -151,6 +151,18 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
                   <span className="font-semibold">{order.paymentStatus}</span>
                   <span aria-hidden="true"> · </span>
                   <span className="tabular text-gray-700">{refundSentence(order)}</span>
+                  {order.adjustmentNotes.map((note) => (
+                    <span key={note.number}>
+                      <span aria-hidden="true"> · </span>
+                      <a
+                        href={adjustmentNoteHref(order.id, note.number)}
+                        download={`${note.number}-adjustment-note-${order.orderNumber}.pdf`}
+                        className="font-semibold text-navy-800 underline"
+                      >
+                        Adjustment note {note.number}
+                      </a>
+                    </span>
+                  ))}
                 </p>
               ) : null}
             </li>
