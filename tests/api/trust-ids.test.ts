@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { RouterContextProvider } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestContext } from '../../app/lib/request-context.ts';
@@ -24,7 +25,7 @@ import * as paymentMethodsPage from '../../app/routes/payment-methods.tsx';
 import * as wishlistPage from '../../app/routes/wishlist.tsx';
 import type { User } from '../../contracts/account.ts';
 import { idListSchema, idSchema, parseId } from '../../contracts/params.ts';
-import { users } from '../../db/schema.ts';
+import { products, users } from '../../db/schema.ts';
 import { toUser } from '../../server/domain/accounts.ts';
 import { createSession } from '../../server/domain/sessions.ts';
 import { createTestShop, type TestShop } from '../helpers/test-app.ts';
@@ -196,6 +197,43 @@ describe('ids past 2,147,483,647 and NUL bytes', () => {
       expect(Object.keys(response.json() as object)).toContain('message');
     },
   );
+
+  // Found by a new user: an emptied stock box read as Number('') = 0 and wiped the product's stock.
+  it.each(['', ' ', 'abc', '1.5', '-1', '1e3', '0x10'])(
+    'the back office stock form refuses stock %j with 400 and leaves the stock as it was',
+    async (typed) => {
+      const [product] = await shop.database.db
+        .select({ id: products.id, stock: products.stockQuantity })
+        .from(products)
+        .orderBy(products.id)
+        .limit(1);
+      expect(product!.stock).toBeGreaterThan(0);
+      const form = { intent: 'stock', productId: String(product!.id), stockQuantity: typed };
+      expect(await post(adminProductsPage.action as Handler, admin, '/admin/products', form)).toBe(400);
+      const [after] = await shop.database.db
+        .select({ stock: products.stockQuantity })
+        .from(products)
+        .where(eq(products.id, product!.id));
+      expect(after!.stock).toBe(product!.stock);
+    },
+  );
+
+  it('the back office stock form sets a typed whole number, 0 included', async () => {
+    const [product] = await shop.database.db.select({ id: products.id }).from(products).orderBy(products.id).limit(1);
+    const set = (stockQuantity: string) =>
+      post(adminProductsPage.action as Handler, admin, '/admin/products', {
+        intent: 'stock',
+        productId: String(product!.id),
+        stockQuantity,
+      });
+    expect(await set('0')).toBe(200);
+    expect(await set(' 12 ')).toBe(200);
+    const [after] = await shop.database.db
+      .select({ stock: products.stockQuantity })
+      .from(products)
+      .where(eq(products.id, product!.id));
+    expect(after!.stock).toBe(12);
+  });
 });
 
 describe.skipIf(!built)('ids past the range and NUL bytes through the storefront', () => {
