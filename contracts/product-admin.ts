@@ -177,3 +177,14 @@ export const stockAdjustmentSchema = z
       .max(1_000_000, 'Must be at most 1,000,000'),
   })
   .meta({ id: 'StockAdjustment' });
+
+/**
+ * The back office's stock box, typed as text: digits only (blank is not 0 — an emptied box
+ * must not wipe a product's stock), then the API's own bounds.
+ */
+export const stockFormValueSchema = z
+  .string({ error: 'Stock must be a whole number, 0 or more' })
+  .trim()
+  .regex(/^\d{1,7}$/, 'Stock must be a whole number, 0 or more')
+  .transform(Number)
+  .pipe(stockAdjustmentSchema.shape.stockQuantity);

@@ -1,6 +1,7 @@
 import { data, Form, Link } from 'react-router';
 import { formatDollars } from '../../contracts/money.ts';
 import { parseId } from '../../contracts/params.ts';
+import { stockFormValueSchema } from '../../contracts/product-admin.ts';
 import { FormMessage, inputClass, SubmitButton } from '../components/account/form-field.tsx';
 import { AdminError, AdminLayout } from '../components/admin/admin-layout.tsx';
 import { CsvImport } from '../components/admin/csv-import.tsx';
@@ -40,12 +41,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       });
     }
     if (intent === 'stock') {
-      const stock = Number(form.get('stockQuantity'));
-      if (!Number.isInteger(stock) || stock < 0 || stock > 1_000_000) {
-        return data<ActionResult>({ ok: false, message: 'Stock must be a whole number, 0 or more' }, { status: 400 });
+      const stock = stockFormValueSchema.safeParse(form.get('stockQuantity'));
+      if (!stock.success) {
+        return data<ActionResult>({ ok: false, message: stock.error.issues[0]!.message }, { status: 400 });
       }
-      await catalogAdmin.setStock(id, stock, actorOf(viewer));
-      return data<ActionResult>({ ok: true, message: `Stock set to ${stock}.` });
+      await catalogAdmin.setStock(id, stock.data, actorOf(viewer));
+      return data<ActionResult>({ ok: true, message: `Stock set to ${stock.data}.` });
     }
   } catch (error) {
     const failure = domainFailureOf(error);
@@ -160,6 +161,7 @@ export default function AdminProducts({ loaderData, actionData }: Route.Componen
                       type="number"
                       min={0}
                       step={1}
+                      required
                       defaultValue={product.stockQuantity}
                       className="w-20 rounded border border-gray-400 px-2 py-1"
                     />
