@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { ShopInfo } from '../../contracts/shop-info.ts';
-import { formatClosedDate, upcomingClosedDates } from '../lib/opening-hours.ts';
+import { formatClosedDate, formatHours, upcomingClosedDates } from '../lib/opening-hours.ts';
 import { ShopLogo, shortDollars, telHref } from './site-header.tsx';
 
 const QUICK_LINKS = [
@@ -153,7 +153,7 @@ export function SiteFooter({ shop }: { shop: ShopInfo }) {
             {shop.openingHours.map((hours) => (
               <div key={hours.label} className="contents">
                 <dt>{hours.label}</dt>
-                <dd className="tabular">{hours.opens && hours.closes ? `${hours.opens}–${hours.closes}` : 'Closed'}</dd>
+                <dd className="tabular">{formatHours(hours)}</dd>
               </div>
             ))}
           </dl>
