@@ -68,8 +68,17 @@ describe('GST-inclusive prices (issue 22)', () => {
   });
 
   it('shows a card’s price inc GST with the ex-GST price beside it, smaller', async () => {
+    await firstCardShowsGst('/products', 'gst-card');
+  });
+
+  it('the redemption page’s cards read the same: inc GST headline, ex GST beside it', async () => {
+    await firstCardShowsGst('/redemption', 'gst-redemption-card');
+  });
+
+  /** The first product card on `path` headlines its price inc GST, the ex-GST price beside it in smaller type. */
+  async function firstCardShowsGst(path: string, shot: string) {
     const { page, errors } = await freshPage(browser);
-    await page.goto(`${baseUrl}/products`);
+    await page.goto(`${baseUrl}${path}`);
     await hydrated(page);
     const card = page.locator('article').first();
     const href = await card.getByRole('link').last().getAttribute('href');
@@ -85,10 +94,10 @@ describe('GST-inclusive prices (issue 22)', () => {
     expect(await fontSize(card, incGst(shown))).toBeGreaterThan(await fontSize(card, `${money(shown)} ex GST`));
     if (product.discountPrice !== null) expect(text).toContain(`Was ${incGst(dollarsToCents(product.price))}`);
 
-    expect(await auditBothWidths(page, 'gst-card')).toEqual([]);
+    expect(await auditBothWidths(page, shot)).toEqual([]);
     expect(errors).toEqual([]);
     await page.context().close();
-  });
+  }
 
   it('headlines the product page inc GST, with Was and Save inc GST too, and no "added at checkout"', async () => {
     const { page, errors } = await freshPage(browser);
