@@ -370,23 +370,25 @@ export async function listRelatedProducts(
   product: Pick<Product, 'id' | 'brandId' | 'subcategoryId'>,
   limit = RELATED_PRODUCTS_LIMIT,
 ): Promise<Product[]> {
-  const rows = await selectProducts(db)
-    .where(
-      and(
-        eq(products.isActive, true),
-        ne(products.id, product.id),
-        sql`${products.stockQuantity} > 0`,
-        or(eq(products.subcategoryId, product.subcategoryId), eq(products.brandId, product.brandId)),
-      ),
-    )
-    .orderBy(
-      desc(sql`${products.subcategoryId} = ${product.subcategoryId}`),
-      desc(sql`${products.brandId} = ${product.brandId}`),
-      desc(products.reviewCount),
-      asc(products.id),
-    )
-    .limit(limit);
-  return rows.map((row) => toProduct(row));
+  // Three tiers in the ruling's order, each read in index order and asked only while the list
+  // is short: the same subcategory and brand (products_related_idx; nearly always enough), the
+  // rest of the subcategory, the brand elsewhere. One OR query sorted every product of the
+  // subcategory and the brand (~4,400 rows, 65–108 ms at 100,000 products) to keep four.
+  const tiers: SQL[] = [
+    and(eq(products.subcategoryId, product.subcategoryId), eq(products.brandId, product.brandId))!,
+    and(eq(products.subcategoryId, product.subcategoryId), ne(products.brandId, product.brandId))!,
+    and(eq(products.brandId, product.brandId), ne(products.subcategoryId, product.subcategoryId))!,
+  ];
+  const related: Product[] = [];
+  for (const tier of tiers) {
+    if (related.length >= limit) break;
+    const rows = await selectProducts(db)
+      .where(and(tier, eq(products.isActive, true), ne(products.id, product.id), sql`${products.stockQuantity} > 0`))
+      .orderBy(desc(products.reviewCount), asc(products.id))
+      .limit(limit - related.length);
+    for (const row of rows) related.push(toProduct(row));
+  }
+  return related;
 }
 
 export async function listReviews(db: Database, productId: number, limit = PRODUCT_REVIEWS_LIMIT): Promise<Review[]> {
