@@ -114,7 +114,7 @@ export const products = pgTable(
     check('products_weight_nonnegative', sql`${t.weightGrams} is null or ${t.weightGrams} >= 0`),
     index('products_subcategory_idx').on(t.subcategoryId, t.effectivePriceCents),
     // Related products (listRelatedProducts): a subcategory's products of one brand, most reviewed first.
-    index('products_related_idx').on(t.subcategoryId, t.brandId, t.reviewCount.desc(), t.id),
+    index('products_related_idx').on(t.subcategoryId, t.brandId, t.reviewCount.desc().nullsFirst(), t.id),
     index('products_category_idx').on(t.categoryId),
     index('products_brand_idx').on(t.brandId),
     index('products_featured_idx').on(t.id).where(sql`is_featured`),

@@ -1,1 +1,1 @@
-CREATE INDEX "products_related_idx" ON "products" USING btree ("subcategory_id","brand_id","review_count" DESC NULLS LAST,"id");
+CREATE INDEX "products_related_idx" ON "products" USING btree ("subcategory_id","brand_id","review_count" DESC NULLS FIRST,"id");
