@@ -90,6 +90,29 @@ for (const kind of ['pglite', 'postgres'] as DatabaseKind[]) {
       );
     });
 
+    it('leaves the version for a change of stock alone (every order makes one), so kept answers outlive the order mix', async () => {
+      const { db } = shop.database;
+      const product = await firstActiveProduct(db);
+      const before = await readCatalogVersion(db);
+      await db.execute(sql`update products set stock_quantity = stock_quantity + 1 where id = ${product.id}`);
+      await db.execute(sql`update product_variants set stock_quantity = stock_quantity + 1
+                           where id = (select min(id) from product_variants)`);
+      expect(await readCatalogVersion(db)).toBe(before);
+      // Any other column still moves it, stock beside it or not.
+      await db.execute(sql`update products set stock_quantity = stock_quantity - 1, price_cents = price_cents
+                           where id = ${product.id}`);
+      expect(await readCatalogVersion(db)).toBe(before);
+      await db.execute(sql`update products set stock_quantity = stock_quantity, tag_line = coalesce(tag_line, '') || ' '
+                           where id = ${product.id}`);
+      expect(await readCatalogVersion(db)).toBe(before + 1);
+      await db.execute(
+        sql`update product_variants set name = name || ' ' where id = (select min(id) from product_variants)`,
+      );
+      expect(await readCatalogVersion(db)).toBe(before + 2);
+      // An answer kept meanwhile shows stock at most CATALOG_CACHE_SECONDS old, as listings do.
+      expect(shop.app.config.catalogCacheSeconds).toBeGreaterThan(0);
+    });
+
     it('forgets a product hidden with plain SQL on the very next search', async () => {
       const { db } = shop.database;
       const product = await firstActiveProduct(db);

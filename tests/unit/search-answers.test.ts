@@ -57,6 +57,30 @@ describe('createSearchAnswers', () => {
     expect(answers.state()).toMatchObject({ hits: 1, misses: 2, entries: 1 });
   });
 
+  it('searches again once a kept answer is older than maxAgeMs, though the version stood still (stock moves it no more)', async () => {
+    const catalogue = fakeCatalogue();
+    catalogue.write('drill', 1);
+    let now = 1_000;
+    let computed = 0;
+    const answers = createSearchAnswers({
+      readVersion: async () => catalogue.state.version,
+      compute: async (q) => {
+        computed++;
+        return { value: catalogue.state.values.get(q.term), at: now };
+      },
+      sizeOf: () => 100,
+      maxAgeMs: 60_000,
+      now: () => now,
+    });
+    expect(await answers.answer(query('drill'))).toEqual({ value: 1, at: 1_000 });
+    now += 59_999;
+    expect(await answers.answer(query('drill'))).toEqual({ value: 1, at: 1_000 });
+    expect(computed).toBe(1);
+    now += 1;
+    expect(await answers.answer(query('drill'))).toEqual({ value: 1, at: 61_000 });
+    expect(computed).toBe(2);
+  });
+
   it('runs one search for concurrent misses on the same query', async () => {
     let computed = 0;
     const answers = createSearchAnswers({
