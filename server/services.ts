@@ -98,6 +98,8 @@ export function createShopServices(
           // body beside it (server/api/search.ts): three times the JSON's length.
           sizeOf: (outcome) => 3 * JSON.stringify(outcome).length,
           maxBytes: config.searchCacheBytes,
+          // Stock moves no version (migration 0017): the stock a kept answer shows ages as a listing's.
+          maxAgeMs: config.catalogCacheSeconds * 1000,
         })
       : null;
   const sessions = createSessionStore(db, { ttlMs: config.sessionCacheSeconds * 1000 });

@@ -7,10 +7,12 @@ import type { Database, DatabaseHandle } from '../../db/client.ts';
  * Search answers kept in memory, checked against the catalogue version (migration 0012)
  * on every request. A search costs three to six full-text statements; the check is one
  * single-row read, shared by the requests that arrive while it runs. The version moves at
- * the commit of any change to what search reads, whoever wrote it (the admin, an order, a
- * script's own SQL), so a kept answer is never staler than the database: a request is
- * answered from memory only when no change has committed since the answer was made.
+ * the commit of any change to what search reads, whoever wrote it (the admin, a script's own
+ * SQL), so what a kept answer finds and how it ranks is never staler than the database.
  * Catalogue events alone could not promise that: writes outside the domain send none.
+ * Stock is the exception (migration 0017): search never filters or ranks by it, and every
+ * order changes it, so it moves no version; the stock an answer shows is at most `maxAgeMs`
+ * old (CATALOG_CACHE_SECONDS), the listings' rule.
  */
 
 /** Bytes of answers kept per process by default (SEARCH_CACHE_MB), least recently asked dropped first. */
@@ -24,6 +26,14 @@ export interface SearchAnswersOptions<T> {
   /** Roughly how many bytes an answer holds, to bound the memory kept. */
   sizeOf: (answer: T) => number;
   maxBytes?: number;
+  /**
+   * How long an answer may be kept though the version stood still (CATALOG_CACHE_SECONDS): a
+   * change of stock moves no version (migration 0017), so the stock a result shows is at most
+   * this old, as a listing's. Unlimited when not given.
+   */
+  maxAgeMs?: number;
+  /** The clock, for tests. */
+  now?: () => number;
 }
 
 export interface SearchAnswersState {
@@ -76,7 +86,9 @@ export function createSharedVersionRead(readVersion: () => Promise<number>): () 
 
 /** A search answer cache: `answer(query)` is what `compute(query)` gives against the database now. */
 export function createSearchAnswers<T extends object>(options: SearchAnswersOptions<T>) {
-  const entries = new LRUCache<string, { version: number; answer: T }>({
+  const now = options.now ?? Date.now;
+  const maxAgeMs = options.maxAgeMs ?? Number.POSITIVE_INFINITY;
+  const entries = new LRUCache<string, { version: number; madeAt: number; answer: T }>({
     maxSize: options.maxBytes ?? DEFAULT_SEARCH_CACHE_BYTES,
     sizeCalculation: (entry) => Math.max(1, options.sizeOf(entry.answer)),
   });
@@ -90,7 +102,7 @@ export function createSearchAnswers<T extends object>(options: SearchAnswersOpti
       const version = await options.readVersion();
       const key = searchAnswerKey(query);
       const kept = entries.get(key);
-      if (kept && kept.version === version) {
+      if (kept && kept.version === version && now() - kept.madeAt < maxAgeMs) {
         hits++;
         return kept.answer;
       }
@@ -99,12 +111,13 @@ export function createSearchAnswers<T extends object>(options: SearchAnswersOpti
       const flightKey = `${version} ${key}`;
       let flight = inFlight.get(flightKey);
       if (!flight) {
+        const madeAt = now();
         flight = options.compute(query).then((computed) => {
           // Made at least as fresh as `version`: a change committed after the read may be in it
           // too, which only answers those requests sooner; a later request reads the new number.
           const answer = Object.freeze(computed);
           const latest = entries.get(key, { allowStale: true, updateAgeOnGet: false });
-          if (!latest || latest.version <= version) entries.set(key, { version, answer });
+          if (!latest || latest.version <= version) entries.set(key, { version, madeAt, answer });
           return answer;
         });
         inFlight.set(flightKey, flight);
