@@ -83,9 +83,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         await client.unsafe('CREATE EXTENSION IF NOT EXISTS pg_trgm');
         await migratePostgres(drizzlePostgres(client), { migrationsFolder });
       },
-      ping: async () => {
-        await client.unsafe('select 1');
-      },
+      // Readiness asks the database on a connection of its own, not through the shoppers' pool.
+      ping: () => connection.ping(),
       listen: (channel, onMessage, onResumed) => connection.listen(channel, onMessage, onResumed),
       notify: async (channel, payload = '') => {
         await client.unsafe('select pg_notify($1, $2)', [channel, payload]);

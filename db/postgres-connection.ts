@@ -25,6 +25,12 @@ export interface PostgresConnection {
   pool(): { size: number; inUse: number; waiting: number };
   /** False from a failure to reach the database until a probe answers again. */
   reachable(): boolean;
+  /**
+   * Whether the database answers, asked on the probe's own connection (readiness): a pool
+   * whose connections are all busy says nothing about the database. Rejects when it does not
+   * answer within the probe's second, or while it is known to be down.
+   */
+  ping(): Promise<void>;
   listen(channel: string, onMessage: (payload: string) => void, onResumed?: () => void): Promise<() => Promise<void>>;
   end(): Promise<void>;
 }
@@ -284,6 +290,10 @@ export function openPostgresConnection(
       waiting: Math.max(0, outstanding.size - options.max),
     }),
     reachable: () => !down,
+    ping: async () => {
+      if (down) throw unavailable();
+      if (!(await probe())) throw unavailable();
+    },
     listen: async (channel, onMessage, onResumed) => {
       const subscription: Subscription = { channel, onMessage, onResumed, stop: null };
       await subscribe(subscription);
