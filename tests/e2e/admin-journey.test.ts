@@ -354,7 +354,8 @@ describe('the shop owner’s side, start to finish', () => {
     await customerPage.locator('main').getByRole('link', { name: PRODUCT.name }).first().click();
     await customerPage.waitForURL((url) => url.pathname.endsWith(`/product/${productId}`), SETTLE);
     await hydrated(customerPage);
-    expect(await customerPage.getByRole('heading', { level: 1 }).textContent()).toBe(PRODUCT.name);
+    // The address changes as the navigation commits; React may paint the new page a moment later.
+    await expect.poll(() => customerPage.getByRole('heading', { level: 1 }).textContent(), SETTLE).toBe(PRODUCT.name);
 
     // The options: the product itself ('Standard', chosen) and the variant, each with its price, SKU and stock.
     const options = customerPage.getByRole('group', { name: 'Option' });

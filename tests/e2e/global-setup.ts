@@ -24,6 +24,9 @@ declare module 'vitest' {
     /** The shop's staff account (ADMIN_EMAIL / ADMIN_PASSWORD), made at start (tests/e2e/admin-*.test.ts). */
     adminEmail: string;
     adminPassword: string;
+    /** When the shop was started and when it first answered (ms since the epoch): its "first start". */
+    serverStartedAt: number;
+    serverReadyAt: number;
   }
 }
 
@@ -115,6 +118,7 @@ export default async function setup(project: TestProject) {
   };
   // Every e-mail goes to the outbox folder, where the password-reset journey reads it.
   delete env.SMTP_URL;
+  const serverStartedAt = Date.now();
   const child = spawn(process.execPath, ['server/main.ts'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -131,6 +135,8 @@ export default async function setup(project: TestProject) {
     await google.stop();
     throw error;
   }
+  project.provide('serverStartedAt', serverStartedAt);
+  project.provide('serverReadyAt', Date.now());
   project.provide('baseUrl', baseUrl);
   project.provide('outboxDir', outboxDir);
   project.provide('googleUser', googleUser);
