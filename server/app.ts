@@ -24,6 +24,7 @@ import { catalogRoutes } from './api/catalog.ts';
 import { contactRoutes } from './api/contact.ts';
 import { registerApiFallback } from './api/fallback.ts';
 import { healthRoutes } from './api/health.ts';
+import { createKeptJson, type KeptJson } from './api/kept-json.ts';
 import { membershipRoutes } from './api/membership.ts';
 import { withUnsupportedMediaType } from './api/openapi.ts';
 import { orderRoutes } from './api/orders.ts';
@@ -65,6 +66,8 @@ declare module 'fastify' {
      * stops sending before the server stops taking requests.
      */
     draining: boolean;
+    /** Catalogue JSON answers kept compressed (server/api/kept-json.ts), shared by the catalogue and search routes. */
+    keptJson: KeptJson;
   }
 }
 
@@ -119,6 +122,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate('draining', false);
+  // Answers are kept by identity: with the catalogue cache off every answer is new, so nothing is kept.
+  app.decorate('keptJson', createKeptJson(config.catalogCacheSeconds > 0 ? config.keptJsonBytes : 0));
   const metrics = createShopMetrics();
   app.decorate('metrics', metrics);
   // Before any route is added: each route gets its own counting hook (server/metrics.ts).

@@ -69,6 +69,7 @@ const envSchema = z.object({
   CATALOG_CACHE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
   PAGE_CACHE_MB: z.coerce.number().min(0).max(4096).default(32),
   SEARCH_CACHE_MB: z.coerce.number().min(0).max(4096).default(8),
+  KEPT_JSON_MB: z.coerce.number().min(0).max(4096).default(16),
   SESSION_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(5),
   SEED_PRODUCTS: z.coerce.number().int().min(0).max(1_000_000).default(1500),
   AUTO_SEED: booleanFromEnv.default(true),
@@ -140,6 +141,8 @@ export interface Config {
   pageCacheBytes: number;
   /** Memory for search answers kept against the catalogue version; 0 turns the cache off. */
   searchCacheBytes: number;
+  /** Memory for catalogue JSON answers kept compressed (KEPT_JSON_MB); 0: none kept. */
+  keptJsonBytes: number;
   /** How long a process reuses a validated session; a revocation reaches other processes within it. */
   sessionCacheSeconds: number;
   autoSeed: boolean;
@@ -238,6 +241,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     catalogCacheSeconds: env.CATALOG_CACHE_SECONDS,
     pageCacheBytes: Math.round(env.PAGE_CACHE_MB * 1024 * 1024),
     searchCacheBytes: Math.round(env.SEARCH_CACHE_MB * 1024 * 1024),
+    keptJsonBytes: Math.round(env.KEPT_JSON_MB * 1024 * 1024),
     sessionCacheSeconds: env.SESSION_CACHE_SECONDS,
     autoSeed: env.AUTO_SEED,
     logLevel: env.LOG_LEVEL,

@@ -18,6 +18,8 @@ import { errorResponses } from './openapi.ts';
 /** Catalogue reads of spec §7: categories, brands, subcategories, products. Public, cacheable. */
 export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   const { catalog } = app.services;
+  // Every answer here is a kept catalogue read: sent from bytes compressed once (kept-json.ts).
+  const { keptJson } = app;
 
   app.get(
     '/categories',
@@ -29,7 +31,8 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(categorySchema), ...errorResponses(400) },
       },
     },
-    (request) => catalog.listCategories(request.query),
+    async (request, reply) =>
+      keptJson.send(request, reply, await catalog.listCategories(request.query), z.array(categorySchema)),
   );
 
   app.get(
@@ -42,7 +45,8 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(brandSchema), ...errorResponses(400) },
       },
     },
-    (request) => catalog.listBrands(request.query),
+    async (request, reply) =>
+      keptJson.send(request, reply, await catalog.listBrands(request.query), z.array(brandSchema)),
   );
 
   app.get(
@@ -55,7 +59,8 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(subcategorySchema), ...errorResponses(400) },
       },
     },
-    (request) => catalog.listSubcategories(request.query),
+    async (request, reply) =>
+      keptJson.send(request, reply, await catalog.listSubcategories(request.query), z.array(subcategorySchema)),
   );
 
   app.get(
@@ -68,7 +73,8 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: subcategorySchema, ...errorResponses(400, 404) },
       },
     },
-    (request) => catalog.getSubcategory(request.params.id),
+    async (request, reply) =>
+      keptJson.send(request, reply, await catalog.getSubcategory(request.params.id), subcategorySchema),
   );
 
   app.get(
@@ -81,7 +87,8 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: productPageSchema, ...errorResponses(400) },
       },
     },
-    (request) => catalog.listProducts(request.query),
+    async (request, reply) =>
+      keptJson.send(request, reply, await catalog.listProducts(request.query), productPageSchema),
   );
 
   app.get(
@@ -94,7 +101,13 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: productPageSchema, ...errorResponses(400) },
       },
     },
-    (request) => catalog.listProducts({ ...request.query, featured: true }),
+    async (request, reply) =>
+      keptJson.send(
+        request,
+        reply,
+        await catalog.listProducts({ ...request.query, featured: true }),
+        productPageSchema,
+      ),
   );
 
   app.get(
@@ -107,7 +120,13 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: productPageSchema, ...errorResponses(400) },
       },
     },
-    (request) => catalog.listProducts({ ...request.query, isRedemption: true }),
+    async (request, reply) =>
+      keptJson.send(
+        request,
+        reply,
+        await catalog.listProducts({ ...request.query, isRedemption: true }),
+        productPageSchema,
+      ),
   );
 
   app.get(
@@ -120,7 +139,8 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: fullProductSchema, ...errorResponses(400, 404) },
       },
     },
-    (request) => catalog.getFullProduct(request.params.id),
+    async (request, reply) =>
+      keptJson.send(request, reply, await catalog.getFullProduct(request.params.id), fullProductSchema),
   );
 
   app.get(
@@ -133,6 +153,6 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: productSchema, ...errorResponses(400, 404) },
       },
     },
-    (request) => catalog.getProduct(request.params.id),
+    async (request, reply) => keptJson.send(request, reply, await catalog.getProduct(request.params.id), productSchema),
   );
 };

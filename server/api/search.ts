@@ -10,7 +10,6 @@ import { errorResponses } from './openapi.ts';
 
 /** Search of spec §7: autocomplete for the header box and the faceted results page. Public reads. */
 export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
-  const responseBodies = new WeakMap<object, string>();
   app.get(
     '/search/autocomplete',
     {
@@ -40,14 +39,8 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const outcome = await app.services.search.search(request.query);
-      // A kept answer is the same object on every hit: its JSON is written once, not per request.
-      let body = responseBodies.get(outcome);
-      if (body === undefined) {
-        body = JSON.stringify(outcome.response);
-        responseBodies.set(outcome, body);
-      }
-      // Fastify sends a JSON string as it is; the cast is for the route's typed reply only.
-      return reply.type('application/json; charset=utf-8').send(body as unknown as typeof outcome.response);
+      // A kept answer is the same object on every hit: its JSON and compressed bytes are made once.
+      return app.keptJson.send(request, reply, outcome.response, searchResponseSchema);
     },
   );
 };
