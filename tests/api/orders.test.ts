@@ -467,7 +467,9 @@ for (const { kind, skip } of kinds) {
         expect(mail?.subject).toBe(`Harbour Tools order ${order.orderNumber} confirmed`);
         // 3 × $12.34 = $37.02 ($13.57 each with GST), GST $3.70, delivery $10.00 (GST $0.91 of it), total $50.72.
         expect(mail?.text).toContain(`Thank you for your order ${order.orderNumber}, placed on `);
-        expect(mail?.text).toContain(`3 × ${product.name} (${product.sku})  $13.57 inc GST ($12.34 ex GST)  $37.02 ex GST`);
+        expect(mail?.text).toContain(
+          `3 × ${product.name} (${product.sku})  $13.57 inc GST ($12.34 ex GST)  $37.02 ex GST`,
+        );
         expect(mail?.text).toMatch(/Subtotal \(ex GST\) +\$37\.02/);
         expect(mail?.text).toMatch(/GST +\$3\.70/);
         expect(mail?.text).toMatch(/Delivery +\$10\.00 \(includes GST of \$0\.91\)/);
