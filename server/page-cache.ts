@@ -63,13 +63,8 @@ export function productIdOfPath(path: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** How many times the TTL product and search pages live, since every change to them drops them anyway. */
+/** How many times the TTL product pages live, since every change to them drops them anyway. */
 export const EVENT_DRIVEN_TTL_FACTOR = 6;
-
-/** A search results page (document or data) of a cache key `<agent> <url>`. */
-function isSearchKey(key: string): boolean {
-  return /^\S+ \/search(?:\.data)?(?:\?|$)/.test(key);
-}
 
 /** The body for a client that takes neither br nor gzip (rare: curl without --compressed). */
 export function plainBody(page: CachedPage): Buffer {
@@ -93,13 +88,12 @@ export function createPageCache(options: PageCacheOptions) {
   let changes = 0;
   let clearedAt = 0;
   const productChangedAt = new Map<number, number>();
-  let searchChangedAt = 0;
   const refreshing = new Set<string>();
-  // Product and search pages are dropped by every change that shows on them, their stock
-  // included; their TTL is only a safety net for writes made behind the domain's back. A
-  // listing shows many products' stock lines, which a stock change does not drop: the TTL.
+  // Product pages are dropped by every change that shows on them, their stock included; their
+  // TTL is only a safety net for writes made behind the domain's back. Listings and search
+  // results show many products' stock lines, which a stock change does not drop: the TTL.
   const ttlOf = (page: CachedPage) =>
-    page.productId !== null || isSearchKey(page.key) ? EVENT_DRIVEN_TTL_FACTOR * options.ttlMs : options.ttlMs;
+    page.productId !== null ? EVENT_DRIVEN_TTL_FACTOR * options.ttlMs : options.ttlMs;
   let hits = 0;
   let misses = 0;
 
@@ -173,7 +167,6 @@ export function createPageCache(options: PageCacheOptions) {
       };
       if (clearedAt > renderedAt) return null;
       if (stored.productId !== null && (productChangedAt.get(stored.productId) ?? 0) > renderedAt) return null;
-      if (isSearchKey(key) && searchChangedAt > renderedAt) return null;
       pages.set(key, stored);
       if (stored.productId !== null) {
         const keys = byProduct.get(stored.productId) ?? new Set();
@@ -191,17 +184,15 @@ export function createPageCache(options: PageCacheOptions) {
       byProduct.clear();
     },
     /**
-     * These products' stock changed: their own pages go at once, and search results (which
-     * the search API answers fresh, so its page must too); listings follow within the TTL.
+     * These products' stock changed: their own pages go at once; listings and search results
+     * (whose answers keep stock up to the same TTL, issue 24) follow within the TTL.
      */
     forgetProducts(productIds: readonly number[]): void {
       changes += 1;
-      searchChangedAt = changes;
       for (const id of productIds) {
         productChangedAt.set(id, changes);
         forgetProduct(id);
       }
-      for (const key of [...pages.keys()]) if (isSearchKey(key)) pages.delete(key);
     },
     stats(): { pages: number; bytes: number; hits: number; misses: number } {
       return { pages: pages.size, bytes: pages.calculatedSize, hits, misses };
