@@ -27,30 +27,28 @@ export function startScriptNodeFlags(): string[] {
   return script === -1 ? afterNode : afterNode.slice(0, script);
 }
 
+/** The Node flags a bench's server process runs with: npm start's, or BENCH_SERVER_FLAGS for an experiment (a profile, say). */
+export function serverNodeFlags(): string[] {
+  return process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? startScriptNodeFlags();
+}
+
 /** Starts bench/catalogue-server.ts in its own process and waits for its ready line. */
 export async function startServer(
   products: number,
   databaseUrl: string | undefined,
   options: { storefront?: boolean } = {},
 ): Promise<ServerHandle> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? startScriptNodeFlags()),
-      'bench/catalogue-server.ts',
-    ],
-    {
-      env: {
-        ...process.env,
-        // As `npm start`: React's production build (it reads NODE_ENV when first loaded).
-        NODE_ENV: 'production',
-        BENCH_PRODUCTS: String(products),
-        ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}),
-        ...(options.storefront ? { BENCH_STOREFRONT: '1' } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+  const child = spawn(process.execPath, [...serverNodeFlags(), 'bench/catalogue-server.ts'], {
+    env: {
+      ...process.env,
+      // As `npm start`: React's production build (it reads NODE_ENV when first loaded).
+      NODE_ENV: 'production',
+      BENCH_PRODUCTS: String(products),
+      ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}),
+      ...(options.storefront ? { BENCH_STOREFRONT: '1' } : {}),
     },
-  );
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! });
   for await (const line of lines) {
     const message = JSON.parse(line) as { ready: boolean; shopPort: number; barePort: number; database: string };

@@ -15,7 +15,7 @@ import { passesLuhn } from '../contracts/card-numbers.ts';
 import { openDatabase } from '../db/client.ts';
 import { products } from '../db/schema.ts';
 import { seedCatalogue } from '../db/seed/seed-catalogue.ts';
-import { startScriptNodeFlags } from './api-load.ts';
+import { serverNodeFlags } from './api-load.ts';
 import { buildStorefront } from './shop-server.ts';
 
 /** Issue 9: on PostgreSQL at least 50 orders/s with p95 ≤ 200 ms (10 buyers); the goal is 100 orders/s. */
@@ -135,7 +135,7 @@ export async function startShop(env: NodeJS.ProcessEnv): Promise<RunningShop> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let log = '';
-  const child = spawn(process.execPath, [...startScriptNodeFlags(), 'server/main.ts'], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), 'server/main.ts'], {
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startScriptNodeFlags } from './api-load.ts';
+import { serverNodeFlags } from './api-load.ts';
 
 /** The flags that let Debian's Chromium run headless as root on a machine with no outside network (as tests/e2e/browser.ts). */
 export const CHROMIUM_FLAGS = [
@@ -58,7 +58,7 @@ export async function startShopServer(options: { buildDir: string; products: num
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let log = '';
-  const child: ChildProcess = spawn(process.execPath, [...startScriptNodeFlags(), 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(), 'server/main.ts'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
