@@ -11,6 +11,7 @@ import { memberships, orderFulfilments, paymentMethods, products } from '../../d
 import { APPROVE_CARD } from '../../server/domain/payments.ts';
 import { type OutboxMail, readOutbox } from '../helpers/outbox.ts';
 import { isPostgresReachable } from '../helpers/postgres.ts';
+import { registerShopper } from '../helpers/shoppers.ts';
 import { createTestShop, type DatabaseKind, type TestShop } from '../helpers/test-app.ts';
 
 /*
@@ -121,24 +122,13 @@ for (const { kind, skip } of kinds) {
     async function register(tag: string): Promise<Account> {
       sequence += 1;
       const email = `readback.${tag}.${sequence}.${kind}@example.com`;
-      const answer = await call<{ token: string; user: User }>('POST', '/api/auth/register', {
-        body: {
-          firstName: 'Ann',
-          lastName: tag,
-          email,
-          password: PASSWORD,
-          PhoneNumber: ACCOUNT_PHONE,
-          address: {
-            addressLine1: '1 Main St',
-            city: 'Sydney',
-            state: 'NSW',
-            postalCode: '2000',
-            country: 'Australia',
-          },
-        },
+      return registerShopper(shop.app, {
+        email,
+        password: PASSWORD,
+        lastName: tag,
+        phone: ACCOUNT_PHONE,
+        remoteAddress: `10.62.${(sequence >> 8) & 255}.${sequence & 255}`,
       });
-      expect(answer.status, answer.text).toBe(201);
-      return { ...answer.body, email };
     }
 
     /** The next unused seeded product, renamed (no HTML special characters) and priced. */

@@ -23,6 +23,7 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { SIGN_IN_FAILURE_CAP } from '../../server/domain/accounts.ts';
 import { SIGN_IN_BACKOFF } from '../../server/domain/sign-in-backoff.ts';
+import { registerShopper } from '../helpers/shoppers.ts';
 
 const PASSWORD = 'Harbour-Events-Pass-42';
 
@@ -58,21 +59,14 @@ describe('security events in the log carry the account id and the address', () =
   async function register(tag: string): Promise<{ user: User; email: string }> {
     sequence += 1;
     const email = `events.${tag}.${sequence}@example.com`;
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
+    const { user } = await registerShopper(app, {
+      email,
+      password: PASSWORD,
+      firstName: 'Eve',
+      lastName: 'Ents',
       remoteAddress: nextIp(),
-      payload: {
-        firstName: 'Eve',
-        lastName: 'Ents',
-        email,
-        password: PASSWORD,
-        PhoneNumber: '0412 345 678',
-        address: { addressLine1: '1 Main St', city: 'Sydney', state: 'NSW', postalCode: '2000', country: 'Australia' },
-      },
     });
-    expect(response.statusCode, response.body).toBe(201);
-    return { user: (response.json() as { user: User }).user, email };
+    return { user, email };
   }
 
   const signIn = (email: string, password: string, address: string) =>

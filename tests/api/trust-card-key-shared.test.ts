@@ -14,7 +14,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '../../contracts/account.ts';
 import { ORDER_MESSAGES, passesLuhn } from '../../contracts/orders.ts';
 import { type DatabaseHandle, openDatabase } from '../../db/client.ts';
 import { paymentDeclines, products, shopSettings } from '../../db/schema.ts';
@@ -23,6 +22,7 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { CARD_ATTEMPT_LIMITS, CARD_ATTEMPTS_MESSAGE } from '../../server/domain/card-velocity.ts';
 import { createScratchDatabase, isPostgresReachable } from '../helpers/postgres.ts';
+import { registerShopper } from '../helpers/shoppers.ts';
 
 const PASSWORD = 'Harbour-Shared-Key-Pass-42';
 const EXPIRY = `07/${String((new Date().getFullYear() + 2) % 100).padStart(2, '0')}`;
@@ -74,28 +74,8 @@ for (const { kind, skip } of [
     async function register(app: FastifyInstance, tag: string): Promise<{ token: string; email: string; id: number }> {
       sequence += 1;
       const email = `${tag}.${sequence}.${kind}@example.com`;
-      const response = await app.inject({
-        method: 'POST',
-        url: '/api/auth/register',
-        remoteAddress: nextIp(),
-        payload: {
-          firstName: 'Ann',
-          lastName: 'Lee',
-          email,
-          password: PASSWORD,
-          PhoneNumber: '0412 345 678',
-          address: {
-            addressLine1: '1 Main St',
-            city: 'Sydney',
-            state: 'NSW',
-            postalCode: '2000',
-            country: 'Australia',
-          },
-        },
-      });
-      expect(response.statusCode, response.body).toBe(201);
-      const body = response.json() as { token: string; user: User };
-      return { token: body.token, email, id: body.user.id };
+      const { token, user } = await registerShopper(app, { email, password: PASSWORD, remoteAddress: nextIp() });
+      return { token, email, id: user.id };
     }
 
     /** One attempt with `cardNumber` on `app`, by a fresh account from a fresh address: only the per-card cap can refuse it. */

@@ -21,6 +21,7 @@ import { RETURN_WINDOW_DAYS } from '../../contracts/points.ts';
 import { formatSydneyDay } from '../../contracts/sydney-dates.ts';
 import { orders, products } from '../../db/schema.ts';
 import { APPROVE_CARD } from '../../server/domain/payments.ts';
+import { registerShopper } from '../helpers/shoppers.ts';
 import { createTestShop, type TestShop } from '../helpers/test-app.ts';
 
 const built = existsSync(resolve(import.meta.dirname, '../../build/server/index.js'));
@@ -121,16 +122,13 @@ describe.skipIf(!built)('issue 21 on the server-rendered pages', () => {
   async function register(tag: string): Promise<{ token: string; user: User; email: string }> {
     sequence += 1;
     const email = `pages.${tag}.${sequence}@example.com`;
-    const answer = await api<{ token: string; user: User }>('POST', '/api/auth/register', null, {
-      firstName: 'Page',
-      lastName: 'Shopper',
+    return registerShopper(shop.app, {
       email,
       password: PASSWORD,
-      PhoneNumber: '0412 345 678',
-      address: { addressLine1: '1 Main St', city: 'Sydney', state: 'NSW', postalCode: '2000', country: 'Australia' },
+      firstName: 'Page',
+      lastName: 'Shopper',
+      remoteAddress: nextIp(),
     });
-    expect(answer.status, answer.text).toBe(201);
-    return { ...answer.body, email };
   }
 
   /** A page as a signed-in browser asks for it: the session cookie and its hint. */
