@@ -31,7 +31,11 @@ async function signedInContext(browser: Browser, shopper: Shopper): Promise<Brow
 
 /** The order numbers /orders lists, top to bottom. */
 async function listedNumbers(page: Page): Promise<string[]> {
-  const links = await page.getByTestId('order-row').getByRole('link').allTextContents();
+  // Each row's order link (a refunded row also links its adjustment note).
+  const links = await page
+    .getByTestId('order-row')
+    .getByRole('link', { name: /^Order / })
+    .allTextContents();
   return links.map((text) => text.replace(/^Order /, ''));
 }
 

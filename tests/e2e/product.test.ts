@@ -4,6 +4,7 @@ import type { FullProduct, Product, ProductPage } from '../../contracts/catalog.
 import { centsToDollars, dollarsToCents, formatDollars } from '../../contracts/money.ts';
 import { displayPrice } from '../../contracts/pricing.ts';
 import { injectAxe } from './axe.ts';
+import { waitForHydration } from './browse-helpers.ts';
 import { launchBrowser, watchPageErrors } from './browser.ts';
 
 const baseUrl = inject('baseUrl');
@@ -37,13 +38,13 @@ async function storedCart(page: Page): Promise<CartSnapshot> {
   return page.evaluate(() => JSON.parse(localStorage.getItem('harbour-tools.cart.v1') ?? '{"items":[]}'));
 }
 
-/** Waits until React has hydrated the page, so clicks reach event handlers. */
+/**
+ * Waits until React has hydrated the page, so clicks reach event handlers: the root marks
+ * `data-hydrated` once it has (the route modules are registered before that, and under load
+ * the old 5-second poll on them ran out).
+ */
 async function hydrated(page: Page): Promise<void> {
-  await expect
-    .poll(() =>
-      page.evaluate(() => Boolean((window as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules)),
-    )
-    .toBe(true);
+  await waitForHydration(page);
   await page.waitForLoadState('networkidle');
 }
 
