@@ -1,7 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { z } from 'zod';
-
-export type FieldErrors = Partial<Record<string, string[]>>;
+import type { FieldErrors } from '../components/account/form-field.tsx';
 
 const NONE: ReadonlySet<string> = new Set();
 

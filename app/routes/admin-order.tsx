@@ -3,7 +3,7 @@ import { CARRIERS, shipOrderSchema } from '../../contracts/fulfilment.ts';
 import { formatDollars } from '../../contracts/money.ts';
 import type { Order } from '../../contracts/orders.ts';
 import { parseId } from '../../contracts/params.ts';
-import { FormMessage, inputClass, SubmitButton } from '../components/account/form-field.tsx';
+import { type FieldErrors, FormMessage, inputClass, SubmitButton } from '../components/account/form-field.tsx';
 import { AdminError, AdminLayout } from '../components/admin/admin-layout.tsx';
 import { ReturnDecision } from '../components/admin/return-decision.tsx';
 import { adjustmentNoteHref, refundSentence } from '../components/order-refunds.tsx';
@@ -15,7 +15,7 @@ import { domainFailureOf } from '../lib/form-errors.ts';
 import { type FulfilmentResult, handleFulfilmentAction } from '../lib/fulfilment-actions.server.ts';
 import { requireAdmin } from '../lib/session.server.ts';
 import { shopContext } from '../lib/shop-context.ts';
-import { type FieldErrors, useCorrectedErrors } from '../lib/use-corrected-errors.ts';
+import { useCorrectedErrors } from '../lib/use-corrected-errors.ts';
 import type { Route } from './+types/admin-order';
 
 const when = new Intl.DateTimeFormat('en-AU', {
