@@ -10,7 +10,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { inArray } from 'drizzle-orm';
+import { count, inArray } from 'drizzle-orm';
 import { passesLuhn } from '../contracts/card-numbers.ts';
 import { openDatabase } from '../db/client.ts';
 import { products } from '../db/schema.ts';
@@ -98,6 +98,8 @@ export async function prepareDatabase(options: {
   products: number;
   /** Names the bench in the seed's log line. */
   bench?: string;
+  /** Keep a catalogue an earlier run seeded (of at least `products`), rather than seeding again. */
+  reuse?: boolean;
 }) {
   const database = await openDatabase(
     options.databaseUrl
@@ -106,11 +108,16 @@ export async function prepareDatabase(options: {
   );
   try {
     await database.migrate();
-    const started = performance.now();
-    await seedCatalogue(database.db, { products: options.products, mediaDir: null });
-    console.error(
-      `${options.bench ?? 'orders'} bench: seeded ${options.products} products on ${database.kind} in ${Math.round((performance.now() - started) / 1000)} s`,
-    );
+    const [seeded] = await database.db.select({ count: count() }).from(products);
+    if (options.reuse && (seeded?.count ?? 0) >= options.products) {
+      console.error(`${options.bench ?? 'orders'} bench: kept the ${seeded!.count} products already seeded`);
+    } else {
+      const started = performance.now();
+      await seedCatalogue(database.db, { products: options.products, mediaDir: null });
+      console.error(
+        `${options.bench ?? 'orders'} bench: seeded ${options.products} products on ${database.kind} in ${Math.round((performance.now() - started) / 1000)} s`,
+      );
+    }
     const ids = (
       await database.db.select({ id: products.id }).from(products).orderBy(products.id).limit(STOCKED_PRODUCTS)
     ).map((row) => row.id);

@@ -7,7 +7,9 @@
  * --only api,accounts,search,orders,images,csv,pages,lighthouse,bundle picks suites (default: all nine);
  * --only backup-pause (not in the default) measures what a backup costs shoppers at 100,000 products.
  * --only soak (not in the default) runs mixed traffic on PostgreSQL at 100,000 products for --soak-minutes 30
- * at --soak-rate 200 requests/s (a fortieth of them orders) and checks RSS growth, p95 drift and 5xx.
+ * at --soak-rate 200 requests/s (a fortieth of them orders) and checks RSS growth, p95 drift and 5xx;
+ * --soak-costs 20 first runs each kind of request alone for 20 s at its share of the rate and prints the
+ * server's CPU per request; --soak-database URL seeds (once) and keeps that database instead of a scratch one.
  * The API/pages server process runs with npm start's Node flags; BENCH_SERVER_FLAGS='--max-semi-space-size=16' replaces them.
  * Exits 1 when a budget is missed.
  */
@@ -34,6 +36,8 @@ const { values } = parseArgs({
     'skip-build': { type: 'boolean', default: false },
     'soak-minutes': { type: 'string', default: '30' },
     'soak-rate': { type: 'string', default: '200' },
+    'soak-costs': { type: 'string', default: '0' },
+    'soak-database': { type: 'string' },
   },
 });
 
@@ -462,32 +466,53 @@ if (suites.has('soak')) {
   const soakRow = (cells: (string | number)[]) =>
     cells.map((cell, index) => String(cell).padEnd(widths[index] ?? 0)).join('');
   const { createScratchDatabase } = await import('../tests/helpers/postgres.ts');
-  const scratch = await createScratchDatabase();
+  const kept = values['soak-database'];
+  const scratch = kept ? { url: kept, drop: async () => {} } : await createScratchDatabase();
+  const costSeconds = Number(values['soak-costs']);
   try {
-    console.log(
-      `\nSoak — 100,000 products on PostgreSQL, ${minutes} min at ${rate} requests/s (${rate * SOAK_ORDER_SHARE} orders/s), open loop, after a warm-up; CPU %: the server's (100 = one core), in brackets the machine's (all ${availableParallelism()} cores)`,
-    );
-    console.log(
-      soakRow([
-        'minute',
-        'requests',
-        'orders',
-        'p50 ms',
-        'p95 ms',
-        'max ms',
-        'RSS MB',
-        'heap MB',
-        'CPU % (all)',
-        '5xx',
-        'no answer',
-        'other',
-      ]),
-    );
+    if (costSeconds > 0) {
+      console.log(
+        `\nSoak costs — each kind alone for ${costSeconds} s at its share of ${rate} requests/s, after a pass that warms it: the server's CPU per request (including what it does after answering) and its share of one core`,
+      );
+      console.log(row(['kind', 'per s', 'CPU ms/req', 'CPU %', 'p50 ms', 'p95 ms', 'not 2xx']));
+    }
+    // The minutes' table follows the costs (when measured): its heading is printed with its first row.
+    let headed = false;
+    const printHeading = () => {
+      if (headed) return;
+      headed = true;
+      console.log(
+        `\nSoak — 100,000 products on PostgreSQL, ${minutes} min at ${rate} requests/s (${rate * SOAK_ORDER_SHARE} orders/s), open loop, after a warm-up; CPU %: the server's (100 = one core), in brackets the machine's (all ${availableParallelism()} cores)`,
+      );
+      console.log(
+        soakRow([
+          'minute',
+          'requests',
+          'orders',
+          'p50 ms',
+          'p95 ms',
+          'max ms',
+          'RSS MB',
+          'heap MB',
+          'CPU % (all)',
+          '5xx',
+          'no answer',
+          'other',
+        ]),
+      );
+    };
     const figures = await benchSoak({
       databaseUrl: scratch.url,
       minutes,
       rate,
-      onMinute: (minute) =>
+      reuse: kept !== undefined,
+      costSeconds,
+      onCost: (cost) =>
+        console.log(
+          row([`  ${cost.kind}`, cost.rate, cost.cpuMsPerRequest, cost.cpuPercent, cost.p50Ms, cost.p95Ms, cost.notOk]),
+        ),
+      onMinute: (minute) => {
+        printHeading();
         console.log(
           soakRow([
             minute.minute,
@@ -505,8 +530,10 @@ if (suites.has('soak')) {
               .map(([status, count]) => `${status}×${count}`)
               .join(' '),
           ]),
-        ),
+        );
+      },
     });
+    printHeading();
     const { rss, totals } = figures;
     if (figures.serverExit) {
       console.log(

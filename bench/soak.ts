@@ -115,6 +115,17 @@ export interface SoakMinute {
   machineCpuPercent: number;
 }
 
+export interface SoakCost {
+  kind: Kind;
+  rate: number;
+  requests: number;
+  cpuMsPerRequest: number;
+  cpuPercent: number;
+  p50Ms: number;
+  p95Ms: number;
+  notOk: number;
+}
+
 export interface SoakFigures {
   products: number;
   database: string;
@@ -129,6 +140,8 @@ export interface SoakFigures {
   byKind: { kind: Kind; requests: number; p50Ms: number; p95Ms: number; maxMs: number; notOk: number }[];
   /** The most a request went out after it was due: the load generator keeping up (or not). */
   maxSendLagMs: number;
+  /** Each kind alone at its share of the rate (when costSeconds is given): the server's CPU per request and its share of one core. */
+  costs: SoakCost[];
   /** How the server process ended during the soak (exit code or signal), and the last lines it wrote; null while it ran to the end. */
   serverExit: { how: string; lastLines: string } | null;
 }
@@ -314,7 +327,12 @@ export async function benchSoak(options: {
   minutes: number;
   rate: number;
   products?: number;
+  /** A database seeded by an earlier run: the catalogue is kept (a 100,000-product seed takes minutes). */
+  reuse?: boolean;
+  /** Seconds each kind runs alone, before the warm-up, to measure what it costs (0: not measured). */
+  costSeconds?: number;
   onMinute?: (row: SoakMinute) => void;
+  onCost?: (row: SoakCost) => void;
 }): Promise<SoakFigures> {
   const productCount = options.products ?? 100_000;
   const dataDir = mkdtempSync(join(tmpdir(), 'harbour-bench-soak-'));
@@ -330,6 +348,7 @@ export async function benchSoak(options: {
       pgliteDir: join(dataDir, 'pglite'),
       products: productCount,
       bench: 'soak',
+      reuse: options.reuse ?? false,
     });
     // Product pages and JSON over the whole catalogue, but only products on sale (1 % are not: 404).
     const database = await openDatabase({ kind: 'postgres', url: options.databaseUrl, maxConnections: 1 });
@@ -406,16 +425,18 @@ export async function benchSoak(options: {
       startedAt: number,
       onSent: (dueAt: number) => void,
       settle: (kind: Kind, dueAt: number, status: number, latencyMs: number) => void,
+      only?: { kind: Kind; rate: number },
     ): Promise<{ answered: Promise<unknown> }> => {
       const pending = new Set<Promise<void>>();
+      const every = only ? 1000 / only.rate : intervalMs;
       let sent = 0;
       while (sent < total) {
         const now = performance.now();
-        const due = Math.min(total, Math.floor((now - startedAt) / intervalMs) + 1);
+        const due = Math.min(total, Math.floor((now - startedAt) / every) + 1);
         for (; sent < due; sent += 1) {
-          const dueAt = startedAt + sent * intervalMs;
+          const dueAt = startedAt + sent * every;
           maxSendLagMs = Math.max(maxSendLagMs, performance.now() - dueAt);
-          const kind = cycle[sequence % cycle.length]!;
+          const kind = only?.kind ?? cycle[sequence % cycle.length]!;
           const n = counts.get(kind)!;
           counts.set(kind, n + 1);
           const request = requestOf(kind, n, sequence);
@@ -434,11 +455,61 @@ export async function benchSoak(options: {
           void answer.then(() => pending.delete(answer));
         }
         if (sent < total) {
-          await new Promise((done) => setTimeout(done, Math.max(1, startedAt + sent * intervalMs - performance.now())));
+          await new Promise((done) => setTimeout(done, Math.max(1, startedAt + sent * every - performance.now())));
         }
       }
       return { answered: Promise.all([...pending]) };
     };
+
+    // Each kind alone at its share of the rate, after a pass that warms it: what it costs the server.
+    const costs: SoakFigures['costs'] = [];
+    if (options.costSeconds) {
+      for (const kind of KINDS) {
+        const rate = (options.rate * MIX[kind]) / cycle.length;
+        const total = Math.max(1, Math.round(rate * options.costSeconds));
+        await (
+          await run(
+            total,
+            performance.now(),
+            () => {},
+            () => {},
+            { kind, rate },
+          )
+        ).answered;
+        const latencies: number[] = [];
+        let notOk = 0;
+        const before = processCpuMs(pid);
+        const startedAt = performance.now();
+        await (
+          await run(
+            total,
+            startedAt,
+            () => {},
+            (_kind, _dueAt, status, latencyMs) => {
+              latencies.push(latencyMs);
+              if (status < 200 || status > 299) notOk += 1;
+            },
+            { kind, rate },
+          )
+        ).answered;
+        // What the answers set going after they were sent (renders kept for the next shopper) counts too.
+        await new Promise((done) => setTimeout(done, 1000));
+        const cpuMs = processCpuMs(pid) - before;
+        const figures = latencyOf(latencies);
+        const row = {
+          kind,
+          rate: Math.round(rate * 10) / 10,
+          requests: total,
+          cpuMsPerRequest: Math.round((cpuMs / total) * 100) / 100,
+          cpuPercent: Math.round((100 * cpuMs) / (performance.now() - startedAt)),
+          p50Ms: figures.p50Ms,
+          p95Ms: figures.p95Ms,
+          notOk,
+        };
+        costs.push(row);
+        options.onCost?.(row);
+      }
+    }
 
     // Warm-up at the full rate (the JIT, PostgreSQL's caches, the page cache, the suggestion index): not counted.
     const warmUpSeconds = Math.min(60, Math.max(30, options.minutes * 2));
@@ -623,6 +694,7 @@ export async function benchSoak(options: {
         };
       }),
       maxSendLagMs: Math.round(maxSendLagMs * 10) / 10,
+      costs,
       serverExit:
         shop.child.exitCode === null && shop.child.signalCode === null
           ? null
