@@ -10,7 +10,7 @@ import { products } from '../../db/schema.ts';
 import { seedCatalogue } from '../../db/seed/seed-catalogue.ts';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
-import { inlineScriptHashes } from '../../server/page-cache.ts';
+import { EVENT_DRIVEN_TTL_FACTOR, inlineScriptHashes } from '../../server/page-cache.ts';
 import { createScratchDatabase, isPostgresReachable } from '../helpers/postgres.ts';
 import { createTestShop, type TestShop } from '../helpers/test-app.ts';
 
@@ -332,12 +332,14 @@ describe('the page cache past its TTL', () => {
     const first = await get(app, path);
     expect(first.headers['x-page-cache']).toBe('MISS');
     expect(first.body).toContain(product.name.replace(/&/g, '&amp;'));
-    // Renamed behind the app's back (no catalogue event): only the TTL can bring it in.
+    // Renamed behind the app's back (no catalogue event): only the TTL can bring it in. A listing
+    // whose stock lines still read the same is kept up to EVENT_DRIVEN_TTL_FACTOR TTLs after its
+    // render (as product pages are), then rendered again whatever the check found.
     const renamed = `Renamed Behind The Cache ${Date.now()}`;
     await database.db.update(products).set({ name: renamed }).where(eq(products.id, product.id));
     const started = performance.now();
     let shown = false;
-    while (!shown && performance.now() - started < 6_000) {
+    while (!shown && performance.now() - started < EVENT_DRIVEN_TTL_FACTOR * 1_000 + 3_000) {
       const answer = await get(app, path);
       // Never a shopper waiting on a render: every answer comes from memory.
       expect(answer.headers['x-page-cache']).toBe('HIT');
@@ -345,6 +347,39 @@ describe('the page cache past its TTL', () => {
       if (!shown) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(shown, 'the page never showed the new name').toBe(true);
+  });
+
+  it('keeps a listing whose stock lines read the same past its TTL, and renders it again once one reads differently', async () => {
+    const { app, database } = shop;
+    const product = await firstProduct(app);
+    await database.db.update(products).set({ stockQuantity: 40 }).where(eq(products.id, product.id));
+    app.services.catalog.invalidate();
+    const path = `/category/${product.categoryId}/subcategory/${product.subcategoryId}`;
+    const rendered = await get(app, path);
+    expect(rendered.body).toContain(product.name.replace(/&/g, '&amp;'));
+    const etag = rendered.headers.etag;
+    // Another unit sold elsewhere: the count changes, the line ("In stock") does not.
+    await database.db.update(products).set({ stockQuantity: 39 }).where(eq(products.id, product.id));
+    // Past the TTL (1 s) the stale page is served while it is checked, then kept: the same bytes
+    // (a render would carry a new nonce, so a new ETag), fresh again.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await get(app, path)).headers.etag).toBe(etag);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await get(app, path)).headers.etag).toBe(etag);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await get(app, path)).headers.etag).toBe(etag);
+    // Down to 3 behind the app's back (no event): its line now reads "Only 3 left".
+    await database.db.update(products).set({ stockQuantity: 3 }).where(eq(products.id, product.id));
+    const onlyThreeLeft = /Only (?:<!-- -->)?3(?:<!-- -->)? left/;
+    const started = performance.now();
+    let answer = await get(app, path);
+    while (!onlyThreeLeft.test(answer.body) && performance.now() - started < 3_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answer = await get(app, path);
+    }
+    expect(onlyThreeLeft.test(answer.body), 'the listing never showed the new stock line').toBe(true);
+    expect(answer.headers.etag).not.toBe(etag);
+    expect(answer.headers['x-page-cache']).toBe('HIT');
   });
 });
 
