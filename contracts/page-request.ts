@@ -33,4 +33,11 @@ export interface RequestInfo {
    * says public): the server then keeps a signed-out copy, which it serves to everyone after.
    */
   sharedPage: () => void;
+  /**
+   * Called by a kept page's loaders with the product cards whose stock lines it shows. A page
+   * whose every stock line was reported this way is, past its TTL, checked against the
+   * database and kept while none of them would read differently; a page that reports none is
+   * rendered again. A page that shows stock lines must report all of them or none.
+   */
+  showsStock: (items: readonly { id: number; stockQuantity: number }[]) => void;
 }

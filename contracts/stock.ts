@@ -13,3 +13,9 @@ export function stockStatusOf(stockQuantity: number): StockStatus {
   if (stockQuantity <= 0) return 'out_of_stock';
   return stockQuantity <= LOW_STOCK_THRESHOLD ? 'low_stock' : 'in_stock';
 }
+
+/** Whether two stock levels read the same on a stock line ("In stock", "Only 3 left", "Out of stock"). */
+export function sameStockLine(a: number, b: number): boolean {
+  const status = stockStatusOf(a);
+  return status === stockStatusOf(b) && (status !== 'low_stock' || a === b);
+}

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { brotliCompress, gunzipSync, gzip, constants as zlibConstants } from 'node:zlib';
+import { brotliCompress, brotliDecompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 
 const brotli = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
 
 /**
  * A page kept for every shopper (rendered for nobody): its body compressed both ways once (so a hit costs
@@ -21,11 +20,23 @@ export interface CachedPage {
   headers: [string, string][];
   etag: string;
   br: Buffer;
-  gzip: Buffer;
+  /**
+   * Made the first time a client that takes gzip but not br asks (see `gzipBody`): every
+   * browser takes br, so most pages never need it (it was a tenth of a render's CPU).
+   */
+  gzip: Buffer | null;
   /** `'sha256-…'` sources for script-src, one per distinct inline script. */
   scriptHashes: string[];
   /** The product a product page shows, so a stock change drops just its pages. */
   productId: number | null;
+  /**
+   * The stock each product card on a listing showed (product id → stock), when the page said
+   * which: past the TTL such a page is checked against the database and kept if no stock
+   * line on it would read differently (see `renew`), rather than rendered again.
+   */
+  stockShown: ReadonlyMap<number, number> | null;
+  /** When it was rendered, and when it was last rendered or found unchanged (the TTL counts from here). */
+  renderedAt: number;
   storedAt: number;
 }
 
@@ -42,15 +53,22 @@ export interface PageCacheOptions {
 
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
 
-/** Hash sources for every inline script a browser would run (not `src` scripts, not JSON data blocks). */
-export function inlineScriptHashes(html: string): string[] {
+/**
+ * Hash sources for every inline script a browser would run (not `src` scripts, not JSON data
+ * blocks). Given the page's bytes, it reads them as latin1 (one character a byte, so the
+ * markup matches as it would in UTF-8 and each script hashes to its own UTF-8 bytes): decoding
+ * a 128 kB page as UTF-8 took 1.4 ms, a tenth of a listing's render.
+ */
+export function inlineScriptHashes(page: string | Buffer): string[] {
+  const bytes = typeof page !== 'string';
+  const html = bytes ? page.toString('latin1') : page;
   const hashes = new Set<string>();
   for (const match of html.matchAll(INLINE_SCRIPT)) {
     const attributes = match[1] ?? '';
     if (/\ssrc\s*=/i.test(attributes)) continue;
     if (/\stype\s*=\s*"?application\/(ld\+)?json/i.test(attributes)) continue;
     const digest = createHash('sha256')
-      .update(match[2] ?? '')
+      .update(match[2] ?? '', bytes ? 'latin1' : 'utf8')
       .digest('base64');
     hashes.add(`'sha256-${digest}'`);
   }
@@ -68,7 +86,7 @@ export const EVENT_DRIVEN_TTL_FACTOR = 6;
 
 /** The body for a client that takes neither br nor gzip (rare: curl without --compressed). */
 export function plainBody(page: CachedPage): Buffer {
-  return gunzipSync(page.gzip);
+  return brotliDecompressSync(page.br);
 }
 
 /**
@@ -80,7 +98,7 @@ export function createPageCache(options: PageCacheOptions) {
   const now = options.now ?? Date.now;
   const pages = new LRUCache<string, CachedPage>({
     maxSize: Math.max(1, options.maxBytes),
-    sizeCalculation: (page) => page.br.length + page.gzip.length + 512,
+    sizeCalculation: (page) => page.br.length + (page.gzip?.length ?? 0) + 512,
   });
   const byProduct = new Map<number, Set<string>>();
   // A counter of changes: a render notes it before it starts, and its page is kept only if
@@ -141,29 +159,34 @@ export function createPageCache(options: PageCacheOptions) {
     async store(
       key: string,
       renderedAt: number,
-      page: { status: number; headers: [string, string][]; body: Buffer },
+      page: {
+        status: number;
+        headers: [string, string][];
+        body: Buffer;
+        /** The stock each product card showed, when the page knows (see `CachedPage.stockShown`). */
+        stockShown?: ReadonlyMap<number, number> | null;
+      },
     ): Promise<CachedPage | null> {
-      const html = page.body.toString('utf8');
-      const [br, gz] = await Promise.all([
-        brotli(page.body, {
-          params: {
-            // Quality 6: as small as 9 for a page this size (within 1 %) at a ninth of the time.
-            [zlibConstants.BROTLI_PARAM_QUALITY]: 6,
-            [zlibConstants.BROTLI_PARAM_SIZE_HINT]: page.body.length,
-          },
-        }),
-        gzipAsync(page.body, { level: 9 }),
-      ]);
+      const br = await brotli(page.body, {
+        params: {
+          // Quality 6: as small as 9 for a page this size (within 1 %) at a ninth of the time.
+          [zlibConstants.BROTLI_PARAM_QUALITY]: 6,
+          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: page.body.length,
+        },
+      });
+      const storedAt = now();
       const stored: CachedPage = {
         key,
         status: page.status,
         headers: page.headers,
         etag: `"${createHash('sha256').update(page.body).digest('base64url').slice(0, 32)}"`,
         br,
-        gzip: gz,
-        scriptHashes: inlineScriptHashes(html),
+        gzip: null,
+        scriptHashes: inlineScriptHashes(page.body),
         productId: productIdOfPath(key.slice(key.indexOf(' ') + 1)),
-        storedAt: now(),
+        stockShown: page.stockShown ?? null,
+        renderedAt: storedAt,
+        storedAt,
       };
       if (clearedAt > renderedAt) return null;
       if (stored.productId !== null && (productChangedAt.get(stored.productId) ?? 0) > renderedAt) return null;
@@ -174,6 +197,34 @@ export function createPageCache(options: PageCacheOptions) {
         byProduct.set(stored.productId, keys);
       }
       return stored;
+    },
+    /**
+     * A stale page found unchanged (every stock line on it reads as it did): served as fresh
+     * for another TTL, unless it was rendered `EVENT_DRIVEN_TTL_FACTOR` TTLs ago (then it is
+     * rendered again, as product pages are, so nothing on it ages without bound) or was
+     * replaced or dropped meanwhile. True when it was renewed.
+     */
+    renew(key: string, page: CachedPage): boolean {
+      if (pages.peek(key) !== page) return false;
+      const at = now();
+      if (at - page.renderedAt >= EVENT_DRIVEN_TTL_FACTOR * options.ttlMs) return false;
+      page.storedAt = at;
+      return true;
+    },
+    /**
+     * The page gzipped (level 6: within 1 % of level 9's size at half its time), made the first
+     * time a client needs it and kept with the page, its bytes counted against the cap.
+     */
+    gzipOf(page: CachedPage): Buffer {
+      if (page.gzip) return page.gzip;
+      const gzip = gzipSync(plainBody(page), { level: 6 });
+      page.gzip = gzip;
+      if (pages.peek(page.key) === page) {
+        // Set again so the cache counts the new bytes (setting the same value would not).
+        pages.delete(page.key);
+        pages.set(page.key, page);
+      }
+      return gzip;
     },
     /** Everything changed (prices, names, pictures, products): no page is kept. */
     clear(): void {

@@ -20,6 +20,7 @@ import {
   listCategories,
   listProducts,
   listSubcategories,
+  stockOfProducts,
 } from './domain/catalog.ts';
 import { createCatalogAdmin } from './domain/catalog-admin.ts';
 import type { CatalogChange } from './domain/catalog-events.ts';
@@ -197,6 +198,8 @@ export function createShopServices(
         cached('countProductsByBrand', query, () => countProductsByBrand(db, query)),
       getProduct: (id: number) => cached('getProduct', id, () => getProduct(db, id)),
       getFullProduct: (id: number) => cached('getFullProduct', id, () => getFullProduct(db, id)),
+      /** These products' stock as the database has it now (not a cached read): what a kept listing is checked against. */
+      stockOf: (ids: readonly number[]) => stockOfProducts(db, ids),
       /**
        * A change another process announced. A stock change (an order placed or cancelled) makes
        * the product's own reads fresh at once; listings may show the old stock line for up to

@@ -1,11 +1,13 @@
-import { data, redirect } from 'react-router';
+import { data, type RouterContextProvider, redirect } from 'react-router';
 import type { ProductListQuery } from '../../contracts/catalog.ts';
 import { canonicalListingSearch, type ListingOptions, listingProductQuery } from '../../contracts/listing.ts';
 import { toProductCardPage } from '../../contracts/product-card.ts';
 import type { ShopServices } from '../../server/services.ts';
 import { brandFacets, type ListingData, loadListingParser } from './listing.ts';
 import { pageUrl } from './page-url.ts';
+import { requestContext } from './request-context.ts';
 import { publicOrigin } from './seo.ts';
+import { shopContext } from './shop-context.ts';
 
 /**
  * Loads one page of a filtered product listing from the URL.
@@ -14,13 +16,16 @@ import { publicOrigin } from './seo.ts';
  * - A URL that is not in canonical form (what a plain GET form sends: empty fields, a repeated
  *   `rating`, an unknown brand) is redirected to its canonical form, so shared links stay tidy.
  * - `scope` is the page's fixed part (a subcategory, clearance only …); it always wins over the URL.
+ * - The server is told the stock lines the page shows (`showsStock`), so a kept copy is checked
+ *   rather than rendered again when it ages.
  */
 export async function loadListing(
   request: Request,
-  catalog: ShopServices['catalog'],
+  context: Readonly<RouterContextProvider>,
   scope: Partial<ProductListQuery>,
   options: ListingOptions & { brandFilter?: boolean } = {},
 ): Promise<ListingData> {
+  const { catalog } = context.get(shopContext);
   const url = pageUrl(request);
   const parseListingSearch = await loadListingParser();
   const parsed = parseListingSearch(url.searchParams, options);
@@ -47,6 +52,7 @@ export async function loadListing(
   const canonical = canonicalListingSearch(url.searchParams, state, options);
   if (canonical !== url.search) throw redirect(`${url.pathname}${canonical}`);
 
+  context.get(requestContext).showsStock(products.items);
   return {
     state,
     products: toProductCardPage(products),
@@ -60,12 +66,13 @@ export async function loadListing(
  */
 export async function loadShopListing(
   request: Request,
-  services: Pick<ShopServices, 'catalog' | 'shop'>,
+  context: Readonly<RouterContextProvider>,
   scope: Partial<ProductListQuery>,
   options: ListingOptions,
 ) {
+  const services = context.get(shopContext);
   const [listing, categories] = await Promise.all([
-    loadListing(request, services.catalog, scope, { ...options, withCategory: true }),
+    loadListing(request, context, scope, { ...options, withCategory: true }),
     services.catalog.listCategories(),
   ]);
   return {

@@ -9,4 +9,5 @@ export const requestContext = createContext<RequestInfo>({
   partFailed: () => {},
   failed: () => {},
   sharedPage: () => {},
+  showsStock: () => {},
 });

@@ -29,7 +29,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { catalog, shop } = context.get(shopContext);
   const brand = await catalog.getBrand(id.data).catch(nullIfNotFound);
   if (!brand) throw data(null, { status: 404 });
-  const listing = await loadListing(request, catalog, { brandId: brand.id }, { ...LISTING, brandFilter: false });
+  const listing = await loadListing(request, context, { brandId: brand.id }, { ...LISTING, brandFilter: false });
   return { brand, listing, origin: publicOrigin(shop), shopName: shop.name };
 }
 

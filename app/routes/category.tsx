@@ -14,6 +14,7 @@ import { useListScopeChanging } from '../lib/list-scope-change.ts';
 import { brandsByProductCount } from '../lib/listing.ts';
 import { nullIfNotFound } from '../lib/not-found.ts';
 import { pageUrl } from '../lib/page-url.ts';
+import { requestContext } from '../lib/request-context.ts';
 import { loadSection } from '../lib/section-load.ts';
 import { absoluteUrl, metaDescription, pageMeta, publicOrigin } from '../lib/seo.ts';
 import { shopContext } from '../lib/shop-context.ts';
@@ -59,6 +60,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       catalog.listProducts({ categoryId: category.id, sort: 'featured', page: 1, limit: CATEGORY_TOP_PRODUCTS }),
     ),
   ]);
+  // Its only stock lines are the top products': the server checks those when the kept page ages.
+  if (topProducts) context.get(requestContext).showsStock(topProducts.items);
   return {
     category,
     // Counted from the products (grouped), biggest range in this category first; brands without any are left out.

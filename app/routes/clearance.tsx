@@ -3,7 +3,6 @@ import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { RouteError } from '../components/route-error.tsx';
 import { type ShopListingCopy, ShopListingPage, shopListingMeta } from '../components/shop-listing-page.tsx';
 import { loadShopListing } from '../lib/listing.server.ts';
-import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/clearance';
 
 /** The same for every signed-out shopper: kept rendered by the server's page cache. */
@@ -22,7 +21,7 @@ const COPY: ShopListingCopy = {
 
 /** Clearance-flagged products (spec-decisions), cheapest first, with the usual filters; 20 a page. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return loadShopListing(request, context.get(shopContext), { isClearance: true }, LISTING);
+  return loadShopListing(request, context, { isClearance: true }, LISTING);
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

@@ -3,7 +3,6 @@ import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { RouteError } from '../components/route-error.tsx';
 import { type ShopListingCopy, ShopListingPage, shopListingMeta } from '../components/shop-listing-page.tsx';
 import { loadShopListing } from '../lib/listing.server.ts';
-import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/deals';
 
 /** The same for every signed-out shopper: kept rendered by the server's page cache. */
@@ -21,7 +20,7 @@ const COPY: ShopListingCopy = {
 
 /** Products with a discount price (spec-decisions), with the usual filters; 20 a page. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return loadShopListing(request, context.get(shopContext), { onSale: true }, LISTING);
+  return loadShopListing(request, context, { onSale: true }, LISTING);
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

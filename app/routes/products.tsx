@@ -3,7 +3,6 @@ import { publicPageHeaders } from '../../contracts/page-cache-headers.ts';
 import { RouteError } from '../components/route-error.tsx';
 import { type ShopListingCopy, ShopListingPage, shopListingMeta } from '../components/shop-listing-page.tsx';
 import { loadShopListing } from '../lib/listing.server.ts';
-import { shopContext } from '../lib/shop-context.ts';
 import type { Route } from './+types/products';
 
 /** The same for every signed-out shopper: kept rendered by the server's page cache. */
@@ -28,7 +27,7 @@ function copyFor(path: string): ShopListingCopy {
  * and the sort, all from the URL. Serves both /products and /shop.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return loadShopListing(request, context.get(shopContext), {}, LISTING);
+  return loadShopListing(request, context, {}, LISTING);
 }
 
 export function meta({ loaderData, location }: Route.MetaArgs) {

@@ -32,7 +32,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const subcategory = await catalog.getSubcategory(subcategoryId.data).catch(nullIfNotFound);
   if (!subcategory || subcategory.categoryId !== categoryId.data) throw data(null, { status: 404 });
   const [listing, siblings] = await Promise.all([
-    loadListing(request, catalog, { subcategoryId: subcategory.id }, LISTING),
+    loadListing(request, context, { subcategoryId: subcategory.id }, LISTING),
     catalog.listSubcategories({ categoryId: subcategory.categoryId }),
   ]);
   return {

@@ -357,6 +357,16 @@ export async function getProduct(db: Database, id: number): Promise<Product> {
  * Products a shopper might buy with this one: same subcategory first, then same brand;
  * in stock and active, never the product itself.
  */
+/** The stock of these products now (id → units); ids that no longer exist are left out. Read afresh, never cached. */
+export async function stockOfProducts(db: Database, ids: readonly number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: products.id, stockQuantity: products.stockQuantity })
+    .from(products)
+    .where(inArray(products.id, [...ids]));
+  return new Map(rows.map((row) => [row.id, row.stockQuantity]));
+}
+
 /** Products by id (a wishlist), in the order given; ids that no longer exist are left out. */
 export async function listProductsByIds(db: Database, ids: readonly number[]): Promise<Product[]> {
   if (ids.length === 0) return [];

@@ -11,6 +11,7 @@ import { isbot } from 'isbot';
 import { createRequestHandler, type RouterContext, RouterContextProvider, type ServerBuild } from 'react-router';
 import { PUBLIC_PAGE_CACHE_CONTROL } from '../../contracts/page-cache-headers.ts';
 import type { RequestInfo } from '../../contracts/page-request.ts';
+import { sameStockLine } from '../../contracts/stock.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../contracts/unavailable.ts';
 import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { toUser } from '../domain/accounts.ts';
@@ -96,15 +97,21 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
     let sharedRendersInFlight = 0;
     /**
      * Renders `url` again for nobody in particular, after this answer, once however many ask,
-     * and a few pages at a time at most (more waits for the next request that needs it).
+     * and a few pages at a time at most (more waits for the next request that needs it). A
+     * stale listing that said which stock lines it shows is first checked: while the database
+     * has every one of them reading the same, it is kept as it is (a render of a listing cost
+     * ~30 ms of CPU, and the TTL had every listing shoppers look at rendered again every 10 s).
      */
-    const renderSharedCopy = (request: FastifyRequest, key: string, userAgent: string) => {
+    const renderSharedCopy = (request: FastifyRequest, key: string, userAgent: string, stale?: CachedPage) => {
       if (sharedRendersInFlight >= MAX_SHARED_RENDERS || !pageCache!.claimRefresh(key)) return;
       sharedRendersInFlight += 1;
-      // Through the whole app, as a signed-out shopper's request would be, for the same host
-      // (links and canonical URLs are built from it when PUBLIC_URL is not set).
-      void app
-        .inject({
+      const refresh = async () => {
+        if (stale?.stockShown && (await stockLinesUnchanged(app, stale.stockShown)) && pageCache!.renew(key, stale)) {
+          return;
+        }
+        // Through the whole app, as a signed-out shopper's request would be, for the same host
+        // (links and canonical URLs are built from it when PUBLIC_URL is not set).
+        await app.inject({
           method: 'GET',
           url: request.url,
           headers: {
@@ -113,7 +120,9 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
             'user-agent': userAgent,
             [REFRESH_HEADER]: refreshSecret,
           },
-        })
+        });
+      };
+      void refresh()
         .catch((error: unknown) => request.log.warn({ err: error }, 'could not refresh a cached page'))
         .finally(() => {
           sharedRendersInFlight -= 1;
@@ -136,8 +145,8 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
       const key = pageCacheKey(userAgent, request.url);
       const found = pageCache.get(key);
       if (!found) return null;
-      if (found.stale) renderSharedCopy(request, key, userAgent);
-      return sendCachedPage(request, reply, found.page, 'HIT');
+      if (found.stale) renderSharedCopy(request, key, userAgent, found.page);
+      return sendCachedPage(request, reply, pageCache, found.page, 'HIT');
     };
 
     // Hits are answered before the body parsers, the handler and the session lookup: a kept page needs none of them.
@@ -171,6 +180,8 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
       const context = new RouterContextProvider();
       context.set(entry.shopContext, app.services);
       const renderedAt = pageCache?.generation ?? 0;
+      const isRefresh = request.headers[REFRESH_HEADER] === refreshSecret;
+      let stockShown: Map<number, number> | null = null;
       let partFailed = false;
       let databaseUnavailable = false;
       context.set(entry.requestContext, {
@@ -193,6 +204,10 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
             renderSharedCopy(request, cacheKey, userAgent);
           }
         },
+        showsStock: (items) => {
+          stockShown ??= new Map();
+          for (const item of items) stockShown.set(item.id, item.stockQuantity);
+        },
       });
       // One handler per build: making it flattens and ranks every route again (3 % of a render).
       if (renderer?.build !== build) renderer = { build, handle: createRequestHandler(build, mode) };
@@ -213,9 +228,12 @@ export async function storefrontPlugin(app: FastifyInstance, options: Storefront
               status: response.status,
               headers: [...response.headers].filter(([name]) => name !== 'set-cookie' && name !== 'content-length'),
               body,
+              stockShown,
             })
           : null;
-        if (page) return sendCachedPage(request, reply, page, 'MISS');
+        // The app's own refresh wants the page kept, not sent: no body to decompress and copy.
+        if (isRefresh) return reply.status(204).send();
+        if (page) return sendCachedPage(request, reply, pageCache!, page, 'MISS');
         return sendWebResponse(reply, new Response(body, { status: response.status, headers: notPublic(response) }));
       }
       return sendWebResponse(
@@ -305,6 +323,16 @@ export function openPageCache(app: FastifyInstance): PageCache | null {
   return pageCache;
 }
 
+/** Whether every stock line a kept page shows reads now as it did when the page was rendered. */
+async function stockLinesUnchanged(app: FastifyInstance, shown: ReadonlyMap<number, number>): Promise<boolean> {
+  const now = await app.services.catalog.stockOf([...shown.keys()]);
+  for (const [id, stock] of shown) {
+    const current = now.get(id);
+    if (current === undefined || !sameStockLine(current, stock)) return false;
+  }
+  return true;
+}
+
 /** React Router's data requests: `/product/12.data`, `/search.data?q=saw`, `/_root.data`. */
 function isDataRequest(url: string): boolean {
   const query = url.indexOf('?');
@@ -351,6 +379,7 @@ const pagePolicies = new WeakMap<CachedPage, string>();
 function sendCachedPage(
   request: FastifyRequest,
   reply: FastifyReply,
+  pageCache: PageCache,
   page: CachedPage,
   outcome: 'HIT' | 'MISS',
 ): FastifyReply {
@@ -369,6 +398,6 @@ function sendCachedPage(
   reply.status(page.status);
   const encoding = negotiate(request.headers['accept-encoding'] ?? '', ['br', 'gzip']);
   if (encoding === 'br') return reply.header('content-encoding', 'br').send(page.br);
-  if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(page.gzip);
+  if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(pageCache.gzipOf(page));
   return reply.send(plainBody(page));
 }

@@ -221,6 +221,7 @@ for (const { kind, skip } of kinds) {
         partFailed: () => {},
         failed: () => {},
         sharedPage: () => {},
+        showsStock: () => {},
       });
       try {
         return (await loader({

@@ -48,6 +48,7 @@ describe('the contact limit counts the client address in the shared store', () =
       partFailed: () => {},
       failed: () => {},
       sharedPage: () => {},
+      showsStock: () => {},
     });
     const request = new Request('http://localhost/contact', {
       method: 'POST',

@@ -177,6 +177,7 @@ describe('database errors in the logs', () => {
       partFailed: () => {},
       failed: () => {},
       sharedPage: () => {},
+      showsStock: () => {},
     });
     const request = new Request('http://localhost/contact', {
       method: 'POST',

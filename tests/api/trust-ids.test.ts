@@ -88,6 +88,7 @@ describe('ids past 2,147,483,647 and NUL bytes', () => {
       partFailed: () => {},
       failed: () => {},
       sharedPage: () => {},
+      showsStock: () => {},
     });
     return context;
   }

@@ -32,12 +32,19 @@ describe('inlineScriptHashes', () => {
   });
 
   it('gives one hash per distinct script text, whatever the texts are', () => {
-    const scriptText = fc.string({ maxLength: 40 }).filter((text) => !text.includes('</script'));
+    const scriptText = fc
+      .string({
+        maxLength: 40,
+        unit: fc.oneof(fc.constantFrom('—', '’', 'é', '🔧', '$'), fc.string({ minLength: 1, maxLength: 1 })),
+      })
+      .filter((text) => !text.includes('</script'));
     fc.assert(
       fc.property(fc.array(scriptText, { maxLength: 8 }), (texts) => {
         const page = texts.map((text) => `<p>x</p><script nonce="n">${text}</script>`).join('');
         const hashes = inlineScriptHashes(page);
         expect(hashes.sort()).toEqual([...new Set(texts.map(sha256))].sort());
+        // Read from the page's bytes (as latin1, one character a byte), the hashes are those of the UTF-8 texts.
+        expect(inlineScriptHashes(Buffer.from(page)).sort()).toEqual(hashes);
       }),
     );
   });
@@ -63,7 +70,13 @@ describe('createPageCache', () => {
     expect(cache.get('browser /')).toBeUndefined();
     const stored = await cache.store('browser /', cache.generation, html(body));
     expect(stored).not.toBeNull();
-    expect(gunzipSync(stored!.gzip).toString()).toBe(body);
+    // gzip is made when a client first needs it, then kept and counted against the cap.
+    expect(stored!.gzip).toBeNull();
+    const withoutGzip = cache.stats().bytes;
+    const gzip = cache.gzipOf(stored!);
+    expect(gunzipSync(gzip).toString()).toBe(body);
+    expect(cache.gzipOf(stored!)).toBe(gzip);
+    expect(cache.stats().bytes).toBe(withoutGzip + gzip.length);
     expect(plainBody(stored!).toString()).toBe(body);
     expect(stored!.br.length).toBeLessThan(body.length / 4);
     expect(stored!.scriptHashes).toEqual([sha256('go()')]);
@@ -97,6 +110,39 @@ describe('createPageCache', () => {
     expect(cache.get('browser /search?term=saw')?.stale).toBe(true);
     time = EVENT_DRIVEN_TTL_FACTOR * 10_000;
     expect(cache.get('browser /product/3')?.stale).toBe(true);
+    expect(cache.get('browser /category/1')).toBeUndefined();
+  });
+
+  it("renews a stale page found unchanged, for a TTL at a time, up to the product pages' TTL after its render", async () => {
+    let time = 0;
+    const cache = createPageCache({ maxBytes: 1_000_000, ttlMs: 10_000, now: () => time });
+    const shown = new Map([[4, 12]]);
+    const page = await cache.store('browser /category/1', cache.generation, {
+      ...html('<p>list</p>'),
+      stockShown: shown,
+    });
+    expect(page!.stockShown).toBe(shown);
+    for (time = 10_000; time < EVENT_DRIVEN_TTL_FACTOR * 10_000; time += 10_000) {
+      expect(cache.get('browser /category/1')).toEqual({ page, stale: true });
+      expect(cache.renew('browser /category/1', page!)).toBe(true);
+      expect(cache.get('browser /category/1')).toEqual({ page, stale: false });
+    }
+    // Rendered six TTLs ago: rendered again, whatever the check found.
+    expect(cache.get('browser /category/1')?.stale).toBe(true);
+    expect(cache.renew('browser /category/1', page!)).toBe(false);
+    expect(cache.get('browser /category/1')?.stale).toBe(true);
+  });
+
+  it('renews nothing that was replaced or dropped while it was checked', async () => {
+    let time = 0;
+    const cache = createPageCache({ maxBytes: 1_000_000, ttlMs: 10_000, now: () => time });
+    const old = await cache.store('browser /category/1', cache.generation, html('<p>old</p>'));
+    time = 10_000;
+    const replacement = await cache.store('browser /category/1', cache.generation, html('<p>new</p>'));
+    expect(cache.renew('browser /category/1', old!)).toBe(false);
+    expect(cache.get('browser /category/1')?.page).toBe(replacement);
+    cache.clear();
+    expect(cache.renew('browser /category/1', replacement!)).toBe(false);
     expect(cache.get('browser /category/1')).toBeUndefined();
   });
 
