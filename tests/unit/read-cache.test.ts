@@ -34,6 +34,25 @@ describe('createReadCache', () => {
     expect(await cache.read('a', source.load)).toBe(2);
   });
 
+  it("keeps a read given its own ttl for that long, and the others for the cache's", async () => {
+    let clock = 0;
+    const cache = createReadCache({ ttlMs: 1000, maxEntries: 10, now: () => clock });
+    const long = counter();
+    const short = counter();
+    await cache.read('counts', long.load, 6000);
+    await cache.read('stock', short.load);
+    clock = 5999;
+    expect(await cache.read('counts', long.load, 6000)).toBe(1);
+    expect(long.calls).toBe(1);
+    expect(await cache.read('stock', short.load)).toBe(2);
+    clock = 6000;
+    // Stale now: served once more while one background read replaces it.
+    expect(await cache.read('counts', long.load, 6000)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(long.calls).toBe(2);
+    expect(await cache.read('counts', long.load, 6000)).toBe(2);
+  });
+
   it('loads afresh once an entry is older than twice the ttl', async () => {
     let clock = 0;
     const cache = createReadCache({ ttlMs: 1000, maxEntries: 10, now: () => clock });

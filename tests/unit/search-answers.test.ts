@@ -81,6 +81,46 @@ describe('createSearchAnswers', () => {
     expect(computed).toBe(2);
   });
 
+  it('reads only the stock of an answer past maxAgeMs when it can, once for concurrent requests, keeping the object when nothing moved', async () => {
+    let now = 0;
+    let computed = 0;
+    let restocked = 0;
+    let stock = 7;
+    const answers = createSearchAnswers<{ term: string; stock: number }>({
+      readVersion: async () => 1,
+      compute: async (q) => {
+        computed++;
+        return { term: q.term, stock };
+      },
+      restock: async (answer) => {
+        restocked++;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return answer.stock === stock ? answer : { ...answer, stock };
+      },
+      sizeOf: () => 10,
+      maxAgeMs: 10_000,
+      now: () => now,
+    });
+    const first = await answers.answer(query('saw'));
+    now = 10_000;
+    // Aged, nothing moved: the same object (its compressed JSON is kept with it), fresh again.
+    const [a, b] = await Promise.all([answers.answer(query('saw')), answers.answer(query('saw'))]);
+    expect(a).toBe(first);
+    expect(b).toBe(first);
+    expect(restocked).toBe(1);
+    now = 15_000;
+    expect(await answers.answer(query('saw'))).toBe(first);
+    expect(restocked).toBe(1);
+    // Aged again after a sale: a new, frozen answer with the new stock; the search itself never ran again.
+    stock = 6;
+    now = 20_000;
+    const after = await answers.answer(query('saw'));
+    expect(after).toEqual({ term: 'saw', stock: 6 });
+    expect(Object.isFrozen(after)).toBe(true);
+    expect(computed).toBe(1);
+    expect(await answers.answer(query('saw'))).toBe(after);
+  });
+
   it('runs one search for concurrent misses on the same query', async () => {
     let computed = 0;
     const answers = createSearchAnswers({
