@@ -8,8 +8,11 @@
  * for one key share a single database read. Failures are not cached.
  */
 export interface ReadCache {
-  /** Returns the cached value for `key`, or loads, stores and returns it. */
-  read<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * Returns the cached value for `key`, or loads, stores and returns it. `ttlMs` replaces the
+   * cache's own for this key (a read every change to it announces can live longer).
+   */
+  read<T>(key: string, load: () => Promise<T>, ttlMs?: number): Promise<T>;
   clear(): void;
   /** Drops one key (a product whose stock just changed), so its next read is fresh. */
   forget(key: string): void;
@@ -19,6 +22,7 @@ export interface ReadCache {
 }
 
 interface Entry {
+  ttlMs: number;
   freshUntil: number;
   value: Promise<unknown>;
   refreshing: boolean;
@@ -30,9 +34,9 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; no
   let hits = 0;
   let misses = 0;
 
-  function store(key: string, value: Promise<unknown>): void {
+  function store(key: string, value: Promise<unknown>, ttlMs: number): void {
     entries.delete(key);
-    entries.set(key, { freshUntil: now() + options.ttlMs, value, refreshing: false });
+    entries.set(key, { ttlMs, freshUntil: now() + ttlMs, value, refreshing: false });
     while (entries.size > options.maxEntries) {
       const oldest = entries.keys().next().value;
       if (oldest === undefined) break;
@@ -41,11 +45,11 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; no
   }
 
   return {
-    read<T>(key: string, load: () => Promise<T>): Promise<T> {
+    read<T>(key: string, load: () => Promise<T>, ttlMs = options.ttlMs): Promise<T> {
       if (options.ttlMs <= 0) return load();
       const time = now();
       const hit = entries.get(key);
-      if (hit && time < hit.freshUntil + options.ttlMs) {
+      if (hit && time < hit.freshUntil + hit.ttlMs) {
         hits++;
         // Re-insert so the Map's order is least-recently-used first.
         entries.delete(key);
@@ -54,7 +58,7 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; no
           hit.refreshing = true;
           load().then(
             (value) => {
-              if (entries.get(key) === hit) store(key, Promise.resolve(value));
+              if (entries.get(key) === hit) store(key, Promise.resolve(value), ttlMs);
             },
             () => {
               hit.refreshing = false;
@@ -65,7 +69,7 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; no
       }
       misses++;
       const value = load();
-      store(key, value);
+      store(key, value, ttlMs);
       value.catch(() => {
         if (entries.get(key)?.value === value) entries.delete(key);
       });

@@ -32,6 +32,12 @@ export interface SearchAnswersOptions<T> {
    * this old, as a listing's. Unlimited when not given.
    */
   maxAgeMs?: number;
+  /**
+   * An answer past `maxAgeMs` at the same version with only its stock read again (the same
+   * object when nothing moved). Without it, such an answer is searched again whole: at
+   * 100,000 products the facet counts alone took ~100 ms of the database each time.
+   */
+  restock?: (answer: T) => Promise<T>;
   /** The clock, for tests. */
   now?: () => number;
 }
@@ -105,6 +111,26 @@ export function createSearchAnswers<T extends object>(options: SearchAnswersOpti
       if (kept && kept.version === version && now() - kept.madeAt < maxAgeMs) {
         hits++;
         return kept.answer;
+      }
+      const restock = options.restock;
+      if (kept && kept.version === version && restock) {
+        hits++;
+        // Concurrent requests for one aged answer share one read of its stock.
+        const flightKey = `stock ${version} ${key}`;
+        let flight = inFlight.get(flightKey);
+        if (!flight) {
+          const madeAt = now();
+          flight = restock(kept.answer).then((restocked) => {
+            const answer = restocked === kept.answer ? restocked : Object.freeze(restocked);
+            if (entries.get(key, { allowStale: true, updateAgeOnGet: false }) === kept) {
+              entries.set(key, { version, madeAt, answer });
+            }
+            return answer;
+          });
+          inFlight.set(flightKey, flight);
+          void flight.finally(() => inFlight.delete(flightKey)).catch(() => {});
+        }
+        return flight;
       }
       misses++;
       // Concurrent misses on one query at one version share one search.

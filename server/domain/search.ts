@@ -584,6 +584,41 @@ export interface SearchOutcome {
   closestProducts: Product[];
 }
 
+/** The products an answer shows, whose stock it shows (its page, or its closest matches). */
+export function productIdsOfOutcome(outcome: SearchOutcome): number[] {
+  return [...outcome.products, ...outcome.closestProducts].map((product) => product.id);
+}
+
+/**
+ * The answer with the stock `stock` gives (id → units), everything else as it was: the same
+ * object when no product's stock moved, so what was made from it (its compressed JSON) is kept.
+ * Search neither filters nor ranks by stock, so the page, totals and facets stand.
+ */
+export function restockOutcome(outcome: SearchOutcome, stock: ReadonlyMap<number, number>): SearchOutcome {
+  const moved = (id: number, units: number) => {
+    const now = stock.get(id);
+    return now !== undefined && now !== units;
+  };
+  const restockProduct = (product: Product): Product =>
+    moved(product.id, product.stockQuantity) ? { ...product, stockQuantity: stock.get(product.id)! } : product;
+  const restockResult = (result: SearchResult): SearchResult => {
+    if (!moved(result.id, result.stockQuantity)) return result;
+    const stockQuantity = stock.get(result.id)!;
+    return { ...result, stockQuantity, stockStatus: stockStatusOf(stockQuantity) };
+  };
+  const all = [...outcome.products, ...outcome.closestProducts];
+  if (!all.some((product) => moved(product.id, product.stockQuantity))) return outcome;
+  return {
+    response: {
+      ...outcome.response,
+      results: outcome.response.results.map(restockResult),
+      closestMatches: outcome.response.closestMatches.map(restockResult),
+    },
+    products: outcome.products.map(restockProduct),
+    closestProducts: outcome.closestProducts.map(restockProduct),
+  };
+}
+
 /**
  * The search results page (spec §2, §3): a page of products for the term and filters in
  * the chosen order, the total, and category and brand counts for the current query.
