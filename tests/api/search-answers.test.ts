@@ -139,3 +139,34 @@ for (const kind of ['pglite', 'postgres'] as DatabaseKind[]) {
     });
   });
 }
+
+for (const kind of ['pglite', 'postgres'] as DatabaseKind[]) {
+  describe.skipIf(kind === 'postgres' && !postgresReachable)(`aged search answers on ${kind}`, () => {
+    let shop: TestShop;
+    beforeAll(async () => {
+      shop = await createTestShop(kind, { env: { CATALOG_CACHE_SECONDS: '1' } });
+    }, 120_000);
+    afterAll(async () => {
+      await shop?.close();
+    });
+
+    it('show the stock as it is once CATALOG_CACHE_SECONDS has passed, without searching again', async () => {
+      const { db } = shop.database;
+      const product = await firstActiveProduct(db);
+      await db.update(products).set({ stockQuantity: 30 }).where(eq(products.id, product.id));
+      const searchAnswers = shop.app.services.search.searchAnswers!;
+      const first = await searchFor(shop, product.sku);
+      expect(first.results.find((entry) => entry.id === product.id)?.stockQuantity).toBe(30);
+      const searched = searchAnswers.state().misses;
+      // Sold down behind the app's back (stock moves no catalogue version).
+      await db.update(products).set({ stockQuantity: 2 }).where(eq(products.id, product.id));
+      expect((await searchFor(shop, product.sku)).results.find((entry) => entry.id === product.id)?.stockQuantity).toBe(
+        30,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const aged = (await searchFor(shop, product.sku)).results.find((entry) => entry.id === product.id);
+      expect(aged).toMatchObject({ stockQuantity: 2, stockStatus: 'low_stock' });
+      expect(searchAnswers.state().misses).toBe(searched);
+    });
+  });
+}
