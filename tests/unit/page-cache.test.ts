@@ -79,6 +79,9 @@ describe('createPageCache', () => {
     expect(cache.stats().bytes).toBe(withoutGzip + gzip.length);
     expect(plainBody(stored!).toString()).toBe(body);
     expect(stored!.br.length).toBeLessThan(body.length / 4);
+    // Kept bytes hold only themselves (zlib hands out slices of a 64 kB chunk).
+    expect(stored!.br.buffer.byteLength).toBe(stored!.br.length);
+    expect(gzip.buffer.byteLength).toBe(gzip.length);
     expect(stored!.scriptHashes).toEqual([sha256('go()')]);
     expect(stored!.etag).toMatch(/^"[\w-]{32}"$/);
     expect(cache.get('browser /')).toEqual({ page: stored, stale: false });
