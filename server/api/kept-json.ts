@@ -3,6 +3,7 @@ import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
+import { ownBytes } from '../own-bytes.ts';
 
 /*
  * Catalogue answers compressed once, not per request (issue 24). A kept catalogue answer (a
@@ -46,7 +47,7 @@ export function createKeptJson(maxBytes: number) {
     const found = kept?.get(answer);
     if (found) return { body: found, fresh: false };
     // The same bytes Fastify's serializer would send: the response schema's output, as JSON.
-    return { body: { json: Buffer.from(JSON.stringify(schema.parse(answer))) }, fresh: true };
+    return { body: { json: ownBytes(Buffer.from(JSON.stringify(schema.parse(answer)))) }, fresh: true };
   }
 
   return {
@@ -71,7 +72,7 @@ export function createKeptJson(maxBytes: number) {
       if (bytes) hits++;
       else {
         misses++;
-        bytes =
+        bytes = ownBytes(
           encoding === 'br'
             ? brotliCompressSync(body.json, {
                 params: {
@@ -80,7 +81,8 @@ export function createKeptJson(maxBytes: number) {
                   [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.json.length,
                 },
               })
-            : gzipSync(body.json, { level: 6 });
+            : gzipSync(body.json, { level: 6 }),
+        );
         body[encoding] = bytes;
         // Set again so the cache counts the new bytes.
         kept?.set(answer, body);
