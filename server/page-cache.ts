@@ -22,7 +22,7 @@ export interface CachedPage {
   etag: string;
   br: Buffer;
   /**
-   * Made the first time a client that takes gzip but not br asks (see `gzipBody`): every
+   * Made the first time a client that takes gzip but not br asks (see `gzipOf`): every
    * browser takes br, so most pages never need it (it was a tenth of a render's CPU).
    */
   gzip: Buffer | null;

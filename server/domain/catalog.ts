@@ -353,10 +353,6 @@ export async function getProduct(db: Database, id: number): Promise<Product> {
   return toProduct(row, gallery);
 }
 
-/**
- * Products a shopper might buy with this one: same subcategory first, then same brand;
- * in stock and active, never the product itself.
- */
 /** The stock of these products now (id → units); ids that no longer exist are left out. Read afresh, never cached. */
 export async function stockOfProducts(db: Database, ids: readonly number[]): Promise<Map<number, number>> {
   if (ids.length === 0) return new Map();
@@ -375,6 +371,10 @@ export async function listProductsByIds(db: Database, ids: readonly number[]): P
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+/**
+ * Products a shopper might buy with this one: same subcategory first, then same brand;
+ * in stock and active, never the product itself.
+ */
 export async function listRelatedProducts(
   db: Database,
   product: Pick<Product, 'id' | 'brandId' | 'subcategoryId'>,
