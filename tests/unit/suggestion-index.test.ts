@@ -573,6 +573,43 @@ describe('createSuggestionIndex', () => {
     await index.close();
   });
 
+  it('rebuilds on its timer only when the catalogue version moved since its snapshot was read', async () => {
+    // Every write moves the version, the domain's or a SQL console's (stock alone does not): a
+    // rebuild at 100,000 products costs seconds of the main thread and a few hundred MB of heap,
+    // which every five minutes stalled the soak for nothing.
+    let version: number | Error = 4;
+    const loads: ReturnType<typeof deferred<SuggestionSnapshot | null>>[] = [];
+    const index = createSuggestionIndex({
+      load: () => {
+        const load = deferred<SuggestionSnapshot | null>();
+        loads.push(load);
+        return load.promise;
+      },
+      fallback: async () => [],
+      refreshMs: 20,
+      version: async () => {
+        if (version instanceof Error) throw version;
+        return version;
+      },
+    });
+    index.start();
+    loads[0]!.resolve(await buildSuggestionSnapshot(source));
+    await index.whenCurrent();
+    await tick(120);
+    expect(loads).toHaveLength(1);
+    version = 5;
+    await tick(60);
+    expect(loads).toHaveLength(2);
+    loads[1]!.resolve(await buildSuggestionSnapshot(source));
+    await tick(120);
+    expect(loads).toHaveLength(2);
+    // A version that cannot be read proves nothing: the timer rebuilds.
+    version = new Error('connection refused');
+    await tick(60);
+    expect(loads).toHaveLength(3);
+    await index.close();
+  });
+
   it('keeps asking the database after a failed build, and tries again', async () => {
     const { index, loads, asked } = harness();
     const warnings: string[] = [];
