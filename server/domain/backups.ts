@@ -1,46 +1,23 @@
 import { spawn } from 'node:child_process';
-import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, readdirSync, statSync } from 'node:fs';
-import {
-  copyFile,
-  cp,
-  mkdir,
-  mkdtemp,
-  open,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  stat,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
-import { Readable } from 'node:stream';
+import { createDecipheriv, timingSafeEqual } from 'node:crypto';
+import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, open, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { Worker } from 'node:worker_threads';
 import * as tar from 'tar';
 import type { DatabaseHandle } from '../../db/client.ts';
+import { CHECK_BYTES, deriveKey, HEADER_BYTES, MAGIC, NONCE_BYTES, SALT_BYTES, TAG_BYTES } from './backup-files.ts';
+import type { BackupWorkerReply, BackupWorkerRequest } from './backup-worker.ts';
 
 /*
  * Backups (issue 23): one file per backup, `harbour-backup-<UTC time>.tar.gz`, holding
  * `manifest.json`, the embedded database's folder (`pglite/`) or a pg_dump (`database.dump`),
- * and the media folder (`media/`). With BACKUP_KEY it is encrypted as `….tar.gz.enc`:
- *
- *   "HRBBAK01" | salt (16) | nonce (12) | key check (32) | AES-256-GCM(tar.gz) | tag (16)
- *
- * The key is scrypt(BACKUP_KEY, salt, N=2^15, r=8, p=1) → 64 bytes: the first 32 encrypt, the
- * SHA-256 of the last 32 is the key check (a wrong key is named at once, before any byte is
- * decrypted); the header is the cipher's additional data, so nothing in it can be changed.
+ * and the media folder (`media/`). With BACKUP_KEY it is encrypted as `….tar.gz.enc` (the format
+ * is in backup-files.ts). The copies and the archive run on a worker thread (backup-worker.ts).
  */
 
 export const BACKUP_FILE_PATTERN = /^harbour-backup-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ)\.tar\.gz(\.enc)?$/;
-const MAGIC = Buffer.from('HRBBAK01');
-const SALT_BYTES = 16;
-const NONCE_BYTES = 12;
-const CHECK_BYTES = 32;
-const TAG_BYTES = 16;
-const HEADER_BYTES = MAGIC.length + SALT_BYTES + NONCE_BYTES + CHECK_BYTES;
-const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 /** Copy passes before the pause: each copies what changed during the one before. */
 const MAX_COPY_PASSES = 4;
 /** Stop the passes once this little changed in one: the pause copies the rest. */
@@ -108,78 +85,6 @@ export async function pruneBackups(backupDir: string, keep: number): Promise<str
   return doomed.map(({ file }) => file);
 }
 
-async function deriveKey(secret: string, salt: Buffer): Promise<{ key: Buffer; check: Buffer }> {
-  const derived = await new Promise<Buffer>((done, fail) =>
-    scrypt(secret, salt, 64, SCRYPT, (error, key) => (error ? fail(error) : done(key))),
-  );
-  return { key: derived.subarray(0, 32), check: createHash('sha256').update(derived.subarray(32)).digest() };
-}
-
-async function* encrypted(source: AsyncIterable<Buffer>, secret: string): AsyncGenerator<Buffer> {
-  const salt = randomBytes(SALT_BYTES);
-  const nonce = randomBytes(NONCE_BYTES);
-  const { key, check } = await deriveKey(secret, salt);
-  const header = Buffer.concat([MAGIC, salt, nonce, check]);
-  const cipher = createCipheriv('aes-256-gcm', key, nonce);
-  cipher.setAAD(header);
-  yield header;
-  for await (const chunk of source) yield cipher.update(chunk);
-  yield cipher.final();
-  yield cipher.getAuthTag();
-}
-
-/** Walks a folder: each file's path relative to it, size and modification time (ns), and every folder. */
-async function filesUnder(
-  root: string,
-): Promise<{ files: Map<string, { size: bigint; mtimeNs: bigint }>; folders: string[] }> {
-  const files = new Map<string, { size: bigint; mtimeNs: bigint }>();
-  const folders: string[] = [];
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  for (const entry of entries) {
-    // PostgreSQL needs its empty folders too (pg_wal/archive_status, pg_tblspc, …).
-    if (entry.isDirectory()) folders.push(relative(root, join(entry.parentPath, entry.name)));
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    try {
-      const info = await stat(path, { bigint: true });
-      files.set(relative(root, path), { size: info.size, mtimeNs: info.mtimeNs });
-    } catch (error) {
-      // Gone between the listing and the stat (a dropped relation, a recycled WAL segment).
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  return { files, folders };
-}
-
-type Copied = Map<string, { size: bigint; mtimeNs: bigint }>;
-
-/** Copies what differs from `copied` into `target`; returns the bytes copied. */
-async function copyChanged(source: string, target: string, copied: Copied): Promise<number> {
-  const { files: now, folders } = await filesUnder(source);
-  for (const folder of folders) await mkdir(join(target, folder), { recursive: true });
-  let bytes = 0;
-  for (const [path, info] of now) {
-    const before = copied.get(path);
-    if (before && before.size === info.size && before.mtimeNs === info.mtimeNs) continue;
-    await mkdir(dirname(join(target, path)), { recursive: true });
-    try {
-      await copyFile(join(source, path), join(target, path));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw error;
-    }
-    copied.set(path, info);
-    bytes += Number(info.size);
-  }
-  for (const path of copied.keys()) {
-    if (!now.has(path)) {
-      await rm(join(target, path), { force: true });
-      copied.delete(path);
-    }
-  }
-  return bytes;
-}
-
 /**
  * A consistent copy of the embedded database's folder while the shop keeps serving: copy every
  * file, then again what changed meanwhile (a few passes), then hold the database's one
@@ -190,24 +95,61 @@ async function copyChanged(source: string, target: string, copied: Copied): Prom
 async function copyEmbeddedDatabase(
   embedded: NonNullable<DatabaseHandle['embedded']>,
   target: string,
+  worker: BackupWorker,
 ): Promise<{ pauseMs: number }> {
   const { client, dataDir } = embedded;
   if (!dataDir) throw new BackupError('The database is in memory: there is no folder to back up.');
   await client.exec('CHECKPOINT');
-  const copied: Copied = new Map();
+  const copy = () => worker.run({ op: 'copy', source: dataDir, target });
   for (let pass = 0; pass < MAX_COPY_PASSES; pass++) {
-    const bytes = await copyChanged(dataDir, target, copied);
+    const bytes = await copy();
     if (pass > 0 && bytes < SETTLED_BYTES) break;
   }
   let pauseMs = 0;
   await client.runExclusive(async () => {
     const started = performance.now();
-    await copyChanged(dataDir, target, copied);
+    await copy();
     pauseMs = performance.now() - started;
   });
   // The lock file of the running process means nothing in a restored folder.
   await rm(join(target, 'postmaster.pid'), { force: true });
   return { pauseMs };
+}
+
+interface BackupWorker {
+  /** Runs one step on the worker; resolves with the bytes a copy copied. */
+  run(request: BackupWorkerRequest): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** One backup's worker thread (backup-worker.ts), asked one step at a time. */
+function startBackupWorker(): BackupWorker {
+  const worker = new Worker(new URL('./backup-worker.ts', import.meta.url));
+  let waiting: { done: (bytes: number) => void; fail: (error: Error) => void } | undefined;
+  const settle = (outcome: { bytes: number } | { error: Error }) => {
+    const step = waiting;
+    waiting = undefined;
+    if ('error' in outcome) step?.fail(outcome.error);
+    else step?.done(outcome.bytes);
+  };
+  worker.on('message', (reply: BackupWorkerReply) =>
+    settle(
+      reply.ok ? { bytes: reply.bytes } : { error: Object.assign(new Error(reply.message), { code: reply.code }) },
+    ),
+  );
+  worker.on('error', (error) => settle({ error }));
+  worker.on('exit', (code) => settle({ error: new Error(`The backup worker ended (exit ${code}).`) }));
+  return {
+    run(request) {
+      return new Promise((done, fail) => {
+        waiting = { done, fail };
+        worker.postMessage(request);
+      });
+    },
+    async close() {
+      await worker.terminate();
+    },
+  };
 }
 
 /** pg_dump of a PostgreSQL database into `file` (custom format: pg_restore reads it). */
@@ -256,6 +198,7 @@ export function takeBackup(settings: BackupSettings, source: BackupSource, now =
 async function takeBackupNow(settings: BackupSettings, source: BackupSource, now: Date): Promise<BackupResult> {
   await mkdir(settings.backupDir, { recursive: true });
   const staging = await mkdtemp(join(settings.backupDir, '.staging-'));
+  const worker = startBackupWorker();
   try {
     let pauseMs = 0;
     let kind: 'pglite' | 'postgres';
@@ -264,7 +207,7 @@ async function takeBackupNow(settings: BackupSettings, source: BackupSource, now
       await runPgDump(source.databaseUrl, join(staging, 'database.dump'));
     } else if (source.database?.embedded) {
       kind = 'pglite';
-      ({ pauseMs } = await copyEmbeddedDatabase(source.database.embedded, join(staging, 'pglite')));
+      ({ pauseMs } = await copyEmbeddedDatabase(source.database.embedded, join(staging, 'pglite'), worker));
     } else {
       throw new BackupError('No database to back up.');
     }
@@ -286,17 +229,13 @@ async function takeBackupNow(settings: BackupSettings, source: BackupSource, now
     }
     const file = join(settings.backupDir, backupFileName(takenAt, encrypt));
     const partial = join(settings.backupDir, `.partial-${backupFileName(takenAt, encrypt)}`);
-    const archive = tar.create({ cwd: staging, gzip: { level: 6 }, portable: true, follow: true }, entries);
-    const stream = Readable.from(archive as AsyncIterable<Buffer>);
-    await pipeline(
-      settings.key === undefined ? stream : Readable.from(encrypted(stream, settings.key)),
-      createWriteStream(partial, { mode: 0o600 }),
-    );
+    await worker.run({ op: 'archive', staging, entries, file: partial, key: settings.key });
     await rename(partial, file);
     await pruneBackups(settings.backupDir, settings.keep);
     noteSuccess(takenAt);
     return { file, bytes: statSync(file).size, takenAt, pauseMs, encrypted: encrypt };
   } finally {
+    await worker.close();
     await rm(staging, { recursive: true, force: true });
   }
 }
