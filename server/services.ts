@@ -40,7 +40,7 @@ import { listLedger, pointsBalance } from './domain/points.ts';
 import { getPreferences, savePreferences } from './domain/preferences.ts';
 import { createReadCache } from './domain/read-cache.ts';
 import { autocomplete, productIdsOfOutcome, restockOutcome, searchCatalogue } from './domain/search.ts';
-import { createSearchAnswers } from './domain/search-answers.ts';
+import { createSearchAnswers, readCatalogVersion } from './domain/search-answers.ts';
 import { createSecondFactor } from './domain/second-factor.ts';
 import { ignoreSecurityEvents, type SecurityEvents } from './domain/security-events.ts';
 import { createSessionStore } from './domain/sessions.ts';
@@ -133,6 +133,7 @@ export function createShopServices(
   const suggestions = createSuggestionIndex({
     load: (stopped) => loadSuggestionSnapshot(db, { stopped }),
     fallback: (term) => autocomplete(db, term),
+    version: () => readCatalogVersion(db),
     // The build's garbage (and, at start, the seed's) would otherwise stay committed for good.
     afterBuild: () => releaseHeapIfGrown(),
   });

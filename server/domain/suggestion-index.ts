@@ -1088,10 +1088,17 @@ export interface SuggestionIndexOptions {
   /** Quiet time after a change before rebuilding, so a burst of changes costs one build. */
   debounceMs?: number;
   /**
-   * A rebuild this often even without changes: writes made outside the domain (a SQL
-   * console, a script) send no change, and review counts change by trigger.
+   * How often to look for changes nobody announced: writes made outside the domain (a SQL
+   * console, a script) send no change, announcements are lost while the LISTEN connection is
+   * down, and review counts change by trigger. With `version`, a look rebuilds only when the
+   * version moved since the snapshot was read.
    */
   refreshMs?: number;
+  /**
+   * The catalogue's version (catalog_version: every write to what suggestions read moves it,
+   * whoever made it; stock alone does not). Without it every refresh rebuilds.
+   */
+  version?: () => Promise<number>;
   /** Wait after a failed build before trying again. */
   retryMs?: number;
   /** Answers kept per snapshot (see ANSWER_CACHE_SIZE). */
@@ -1138,7 +1145,7 @@ export function createSuggestionIndex(options: SuggestionIndexOptions) {
   const cacheSize = options.cacheSize ?? ANSWER_CACHE_SIZE;
   /** The current snapshot's answers by the words they were made for; emptied when a snapshot comes in. */
   const answers = new Map<string, Suggestion[]>();
-  let snapshot: { data: SuggestionSnapshot; generation: number } | null = null;
+  let snapshot: { data: SuggestionSnapshot; generation: number; version: number | undefined } | null = null;
   /** Bumped by every change that can alter suggestions; a snapshot is current when it was read after the last one. */
   let generation = 0;
   let building: Promise<void> | null = null;
@@ -1169,11 +1176,22 @@ export function createSuggestionIndex(options: SuggestionIndexOptions) {
     const readFrom = generation;
     const startedAt = performance.now();
     let failed = false;
-    building = options
-      .load(() => closed)
+    let readVersion: number | undefined;
+    // The version before the rows: a write committed meanwhile moves it past what is read here,
+    // so the next refresh rebuilds rather than keeping a snapshot that may have missed it.
+    const loaded = options.version
+      ? options
+          .version()
+          .catch(() => undefined)
+          .then((version) => {
+            readVersion = version;
+            return options.load(() => closed);
+          })
+      : options.load(() => closed);
+    building = loaded
       .then((data) => {
         if (!data || closed) return;
-        snapshot = { data, generation: readFrom };
+        snapshot = { data, generation: readFrom, version: readVersion };
         answers.clear();
         builds++;
         lastBuildMs = Math.round(performance.now() - startedAt);
@@ -1204,6 +1222,21 @@ export function createSuggestionIndex(options: SuggestionIndexOptions) {
       });
   }
 
+  /** The timer's look: a rebuild unless the version is the one the snapshot was read at. */
+  function refresh(): void {
+    if (closed || building) return;
+    if (!options.version || snapshot?.version === undefined) {
+      build();
+      return;
+    }
+    options.version().then(
+      (version) => {
+        if (version !== snapshot?.version) build();
+      },
+      () => build(),
+    );
+  }
+
   return {
     /** Builds the first snapshot in the background; suggestions come from the SQL until it is in. */
     start(logger?: { warn(object: object, message: string): void }): void {
@@ -1211,7 +1244,7 @@ export function createSuggestionIndex(options: SuggestionIndexOptions) {
       started = true;
       if (logger) log = logger;
       build();
-      refresher = setInterval(build, refreshMs);
+      refresher = setInterval(refresh, refreshMs);
       refresher.unref();
     },
 

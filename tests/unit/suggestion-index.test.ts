@@ -593,6 +593,7 @@ describe('createSuggestionIndex', () => {
       },
     });
     index.start();
+    await tick(5);
     loads[0]!.resolve(await buildSuggestionSnapshot(source));
     await index.whenCurrent();
     await tick(120);
@@ -607,6 +608,7 @@ describe('createSuggestionIndex', () => {
     version = new Error('connection refused');
     await tick(60);
     expect(loads).toHaveLength(3);
+    loads[2]!.resolve(null);
     await index.close();
   });
 
