@@ -198,18 +198,24 @@ export function createShopServices(
     shop: config.shop,
     origin: config.origin,
   });
+  /** The kept reads a product's full read takes its brand, category and subcategory from. */
+  const lookups = {
+    getCategory: (id: number) => cachedStockless('getCategory', id, () => getCategory(db, id)),
+    getSubcategory: (id: number) => cachedStockless('getSubcategory', id, () => getSubcategory(db, id)),
+    getBrand: (id: number) => cachedStockless('getBrand', id, () => getBrand(db, id)),
+  };
   return {
     shop: describeShop(config),
     catalog: {
       listCategories: (options: Parameters<typeof listCategories>[1] = {}) =>
         cachedStockless('listCategories', options, () => listCategories(db, options)),
-      getCategory: (id: number) => cachedStockless('getCategory', id, () => getCategory(db, id)),
+      getCategory: lookups.getCategory,
       listSubcategories: (options: Parameters<typeof listSubcategories>[1] = {}) =>
         cachedStockless('listSubcategories', options, () => listSubcategories(db, options)),
-      getSubcategory: (id: number) => cachedStockless('getSubcategory', id, () => getSubcategory(db, id)),
+      getSubcategory: lookups.getSubcategory,
       listBrands: (options: Parameters<typeof listBrands>[1] = {}) =>
         cachedStockless('listBrands', options, () => listBrands(db, options)),
-      getBrand: (id: number) => cachedStockless('getBrand', id, () => getBrand(db, id)),
+      getBrand: lookups.getBrand,
       listProducts: (query: Parameters<typeof listProducts>[1]) =>
         cached('listProducts', query, () => listProducts(db, query)),
       countProductsByBrand: (query: Parameters<typeof countProductsByBrand>[1]) =>
@@ -217,7 +223,7 @@ export function createShopServices(
           countProductsByBrand(db, query),
         ),
       getProduct: (id: number) => cached('getProduct', id, () => getProduct(db, id)),
-      getFullProduct: (id: number) => cached('getFullProduct', id, () => getFullProduct(db, id)),
+      getFullProduct: (id: number) => cached('getFullProduct', id, () => getFullProduct(db, id, lookups)),
       /** These products' stock as the database has it now (not a cached read): what a kept listing is checked against. */
       stockOf: (ids: readonly number[]) => stockOfProducts(db, ids),
       /**

@@ -419,13 +419,28 @@ export async function listReviews(db: Database, productId: number, limit = PRODU
 }
 
 /** Everything the product page shows, in one call: product, gallery, variants, brand, category, related items, reviews. */
-export async function getFullProduct(db: Database, id: number): Promise<FullProduct> {
+/** Where a product's full read takes its brand, category and subcategory from (the services pass their kept reads). */
+export interface ProductLookups {
+  getBrand(id: number): Promise<Brand>;
+  getCategory(id: number): Promise<Category>;
+  getSubcategory(id: number): Promise<Subcategory>;
+}
+
+export async function getFullProduct(
+  db: Database,
+  id: number,
+  lookups: ProductLookups = {
+    getBrand: (brandId) => getBrand(db, brandId),
+    getCategory: (categoryId) => getCategory(db, categoryId),
+    getSubcategory: (subcategoryId) => getSubcategory(db, subcategoryId),
+  },
+): Promise<FullProduct> {
   const product = await getProduct(db, id);
   const [variantRows, brand, category, subcategory, relatedProducts, productReviews] = await Promise.all([
     db.select().from(productVariants).where(eq(productVariants.productId, id)).orderBy(asc(productVariants.id)),
-    getBrand(db, product.brandId),
-    getCategory(db, product.categoryId),
-    getSubcategory(db, product.subcategoryId),
+    lookups.getBrand(product.brandId),
+    lookups.getCategory(product.categoryId),
+    lookups.getSubcategory(product.subcategoryId),
     listRelatedProducts(db, product),
     listReviews(db, id),
   ]);
