@@ -418,7 +418,6 @@ export async function listReviews(db: Database, productId: number, limit = PRODU
   return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt).toISOString() }));
 }
 
-/** Everything the product page shows, in one call: product, gallery, variants, brand, category, related items, reviews. */
 /** Where a product's full read takes its brand, category and subcategory from (the services pass their kept reads). */
 export interface ProductLookups {
   getBrand(id: number): Promise<Brand>;
@@ -426,6 +425,7 @@ export interface ProductLookups {
   getSubcategory(id: number): Promise<Subcategory>;
 }
 
+/** Everything the product page shows, in one call: product, gallery, variants, brand, category, related items, reviews. */
 export async function getFullProduct(
   db: Database,
   id: number,
