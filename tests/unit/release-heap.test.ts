@@ -14,7 +14,8 @@ function growHeap(mb: number): void {
   kept = [];
 }
 
-describe('releaseHeap', () => {
+// Each test allocates and collects hundreds of MB: ~4 s alone, past 5 s beside another test file.
+describe('releaseHeap', { timeout: 30_000 }, () => {
   it('hands back heap V8 grew for garbage, without --expose-gc left on', () => {
     growHeap(300);
     const before = committed();
