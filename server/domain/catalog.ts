@@ -12,6 +12,7 @@ import type {
 } from '../../contracts/catalog.ts';
 import { centsToDollars, dollarsToCents } from '../../contracts/money.ts';
 import type { Database } from '../../db/client.ts';
+import { preparedStatement } from '../../db/prepared-statement.ts';
 import {
   brands,
   categories,
@@ -341,13 +342,16 @@ export async function countProductsByBrand(
 /** One product with all its images. Inactive products are still found: old links and orders point at them. */
 export async function getProduct(db: Database, id: number): Promise<Product> {
   // One round trip: the gallery comes back as a JSON array next to the product row.
-  const [row] = await db
-    .select({ ...productColumns, gallery: galleryJsonSql })
-    .from(products)
-    .innerJoin(brands, eq(brands.id, products.brandId))
-    .innerJoin(categories, eq(categories.id, products.categoryId))
-    .innerJoin(subcategories, eq(subcategories.id, products.subcategoryId))
-    .where(eq(products.id, id));
+  const [row] = await preparedStatement(db, 'product_by_id', (on) =>
+    on
+      .select({ ...productColumns, gallery: galleryJsonSql })
+      .from(products)
+      .innerJoin(brands, eq(brands.id, products.brandId))
+      .innerJoin(categories, eq(categories.id, products.categoryId))
+      .innerJoin(subcategories, eq(subcategories.id, products.subcategoryId))
+      .where(eq(products.id, sql.placeholder('id')))
+      .prepare('product_by_id'),
+  ).execute({ id });
   if (!row) throw new NotFoundError('Product not found');
   const gallery = typeof row.gallery === 'string' ? (JSON.parse(row.gallery) as Image[]) : row.gallery;
   return toProduct(row, gallery);
@@ -384,37 +388,60 @@ export async function listRelatedProducts(
   // is short: the same subcategory and brand (products_related_idx; nearly always enough), the
   // rest of the subcategory, the brand elsewhere. One OR query sorted every product of the
   // subcategory and the brand (~4,400 rows, 65–108 ms at 100,000 products) to keep four.
-  const tiers: SQL[] = [
-    and(eq(products.subcategoryId, product.subcategoryId), eq(products.brandId, product.brandId))!,
-    and(eq(products.subcategoryId, product.subcategoryId), ne(products.brandId, product.brandId))!,
-    and(eq(products.brandId, product.brandId), ne(products.subcategoryId, product.subcategoryId))!,
+  const subcategoryId = sql.placeholder('subcategoryId');
+  const brandId = sql.placeholder('brandId');
+  const tiers: [name: string, rule: SQL][] = [
+    [
+      'related_same_subcategory_and_brand',
+      and(eq(products.subcategoryId, subcategoryId), eq(products.brandId, brandId))!,
+    ],
+    ['related_same_subcategory', and(eq(products.subcategoryId, subcategoryId), ne(products.brandId, brandId))!],
+    ['related_same_brand', and(eq(products.brandId, brandId), ne(products.subcategoryId, subcategoryId))!],
   ];
   const related: Product[] = [];
-  for (const tier of tiers) {
+  for (const [name, rule] of tiers) {
     if (related.length >= limit) break;
-    const rows = await selectProducts(db)
-      .where(and(tier, eq(products.isActive, true), ne(products.id, product.id), sql`${products.stockQuantity} > 0`))
-      .orderBy(desc(products.reviewCount), asc(products.id))
-      .limit(limit - related.length);
+    const rows = await preparedStatement(db, name, (on) =>
+      selectProducts(on)
+        .where(
+          and(
+            rule,
+            eq(products.isActive, true),
+            ne(products.id, sql.placeholder('id')),
+            sql`${products.stockQuantity} > 0`,
+          ),
+        )
+        .orderBy(desc(products.reviewCount), asc(products.id))
+        .limit(sql.placeholder('limit'))
+        .prepare(name),
+    ).execute({
+      id: product.id,
+      brandId: product.brandId,
+      subcategoryId: product.subcategoryId,
+      limit: limit - related.length,
+    });
     for (const row of rows) related.push(toProduct(row));
   }
   return related;
 }
 
 export async function listReviews(db: Database, productId: number, limit = PRODUCT_REVIEWS_LIMIT): Promise<Review[]> {
-  const rows = await db
-    .select({
-      id: reviews.id,
-      rating: reviews.rating,
-      title: reviews.title,
-      body: reviews.body,
-      authorName: reviews.authorName,
-      createdAt: reviews.createdAt,
-    })
-    .from(reviews)
-    .where(eq(reviews.productId, productId))
-    .orderBy(desc(reviews.createdAt), desc(reviews.id))
-    .limit(limit);
+  const rows = await preparedStatement(db, 'reviews_of_product', (on) =>
+    on
+      .select({
+        id: reviews.id,
+        rating: reviews.rating,
+        title: reviews.title,
+        body: reviews.body,
+        authorName: reviews.authorName,
+        createdAt: reviews.createdAt,
+      })
+      .from(reviews)
+      .where(eq(reviews.productId, sql.placeholder('productId')))
+      .orderBy(desc(reviews.createdAt), desc(reviews.id))
+      .limit(sql.placeholder('limit'))
+      .prepare('reviews_of_product'),
+  ).execute({ productId, limit });
   return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt).toISOString() }));
 }
 
@@ -437,7 +464,14 @@ export async function getFullProduct(
 ): Promise<FullProduct> {
   const product = await getProduct(db, id);
   const [variantRows, brand, category, subcategory, relatedProducts, productReviews] = await Promise.all([
-    db.select().from(productVariants).where(eq(productVariants.productId, id)).orderBy(asc(productVariants.id)),
+    preparedStatement(db, 'variants_of_product', (on) =>
+      on
+        .select()
+        .from(productVariants)
+        .where(eq(productVariants.productId, sql.placeholder('productId')))
+        .orderBy(asc(productVariants.id))
+        .prepare('variants_of_product'),
+    ).execute({ productId: id }),
     lookups.getBrand(product.brandId),
     lookups.getCategory(product.categoryId),
     lookups.getSubcategory(product.subcategoryId),

@@ -1,5 +1,6 @@
 import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { preparedStatement } from '../../db/prepared-statement.ts';
 import { sessions, type UserRow, users } from '../../db/schema.ts';
 import { generateToken, hashToken } from './tokens.ts';
 
@@ -61,11 +62,15 @@ export function staffSessionEnded(
 export async function validateSession(db: Database, token: string): Promise<ValidSession | null> {
   if (token.length < 20 || token.length > 200) return null;
   const id = hashToken(token);
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, id));
+  // Every signed-in request asks this: prepared once (db/prepared-statement.ts).
+  const [row] = await preparedStatement(db, 'session_by_id', (on) =>
+    on
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.id, sql.placeholder('id')))
+      .prepare('session_by_id'),
+  ).execute({ id });
   if (!row) return null;
   const now = Date.now();
   const staff = row.user.role === 'admin';
