@@ -82,21 +82,21 @@ export function createCardVelocity({
           limit: CARD_ATTEMPT_LIMITS.perAddress,
         });
       if (card) caps.push({ key: `card-declines:card:${card}`, limit: CARD_ATTEMPT_LIMITS.perCard });
-      const counted: string[] = [];
-      const giveBack = () => Promise.all(counted.map((name) => counters.decrement(name)));
-      for (const cap of caps) {
-        const { count, resetInMs } = await counters.increment(cap.key, CARD_ATTEMPT_LIMITS.windowMs);
-        counted.push(cap.key);
-        if (count > cap.limit) {
-          await giveBack();
-          securityEvents.record({
-            event: 'card-attempts-limited',
-            userId: attempt.userId,
-            address: attempt.address,
-            details: { cap: cap.key.split(':')[1] ?? '', purpose: attempt.purpose },
-          });
-          throw new RateLimitedError(CARD_ATTEMPTS_MESSAGE, Math.ceil(resetInMs / 1000));
-        }
+      const counted = caps.map((cap) => cap.key);
+      // Every cap is counted, and given back, in one round trip each way (a commit each, before
+      // and after every charge). Over a cap: all are given back, so none holds the refused attempt.
+      const giveBack = () => counters.decrementAll(counted);
+      const counts = await counters.incrementAll(counted, CARD_ATTEMPT_LIMITS.windowMs);
+      const over = caps.findIndex((cap, index) => (counts[index]?.count ?? 0) > cap.limit);
+      if (over !== -1) {
+        await giveBack();
+        securityEvents.record({
+          event: 'card-attempts-limited',
+          userId: attempt.userId,
+          address: attempt.address,
+          details: { cap: caps[over]!.key.split(':')[1] ?? '', purpose: attempt.purpose },
+        });
+        throw new RateLimitedError(CARD_ATTEMPTS_MESSAGE, Math.ceil((counts[over]?.resetInMs ?? 0) / 1000));
       }
       let result: T;
       try {
