@@ -15,6 +15,7 @@ import {
   createRedisCounterStore,
 } from '../../server/domain/counters.ts';
 import { createScratchDatabase, isPostgresReachable } from '../helpers/postgres.ts';
+import { logStatements } from '../helpers/statement-log.ts';
 
 const postgresAvailable = await isPostgresReachable();
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -141,17 +142,12 @@ for (const { name, skip, open } of stores) {
 
 describe('a card attempt on the embedded database', () => {
   let database: DatabaseHandle;
-  const statements: string[] = [];
+  let statements: string[] = [];
 
   beforeAll(async () => {
     database = await openDatabase({ kind: 'pglite' });
     await database.migrate();
-    const client = database.embedded?.client as PGlite;
-    const query = client.query.bind(client);
-    client.query = ((text: string, ...rest: unknown[]) => {
-      statements.push(text);
-      return (query as (...args: unknown[]) => unknown)(text, ...rest);
-    }) as PGlite['query'];
+    statements = logStatements(database.embedded?.client as PGlite);
   });
   afterAll(async () => {
     await database?.close();

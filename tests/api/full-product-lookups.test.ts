@@ -9,20 +9,16 @@ import type { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { products } from '../../db/schema.ts';
+import { logStatements } from '../helpers/statement-log.ts';
 import { createTestShop, type TestShop } from '../helpers/test-app.ts';
 
 describe("a product's full read", () => {
   let shop: TestShop;
-  const statements: string[] = [];
+  let statements: string[] = [];
 
   beforeAll(async () => {
     shop = await createTestShop('pglite');
-    const client = shop.database.embedded?.client as PGlite;
-    const query = client.query.bind(client);
-    client.query = ((text: string, ...rest: unknown[]) => {
-      statements.push(text);
-      return (query as (...args: unknown[]) => unknown)(text, ...rest);
-    }) as PGlite['query'];
+    statements = logStatements(shop.database.embedded?.client as PGlite);
   });
   afterAll(async () => {
     await shop?.close();
