@@ -60,15 +60,22 @@ export function createDatabaseCounterStore(db: Database): CounterStore {
     }
     return new Map(rows.map((row) => [row.key, { count: Number(row.count), resetInMs: Number(row.resetInMs) }]));
   }
+  const incrementAll = async (keys: readonly string[], windowMs: number): Promise<WindowCount[]> => {
+    if (keys.length === 0) return [];
+    const counted = await incrementKeys(keys, windowMs);
+    return keys.map((key) => counted.get(key) ?? { count: 1, resetInMs: windowMs });
+  };
+  const decrementAll = async (keys: readonly string[]): Promise<void> => {
+    if (keys.length === 0) return;
+    await db
+      .update(rateLimitCounters)
+      .set({ count: sql`greatest(0, ${rateLimitCounters.count} - 1)` })
+      .where(and(inArray(rateLimitCounters.key, [...new Set(keys)]), gt(rateLimitCounters.expiresAt, sql`now()`)));
+  };
   return {
     async increment(key, windowMs) {
-      const counted = (await incrementKeys([key], windowMs)).get(key);
-      return counted ?? { count: 1, resetInMs: windowMs };
-    },
-    async incrementAll(keys, windowMs) {
-      if (keys.length === 0) return [];
-      const counted = await incrementKeys(keys, windowMs);
-      return keys.map((key) => counted.get(key) ?? { count: 1, resetInMs: windowMs });
+      const [count] = await incrementAll([key], windowMs);
+      return count ?? { count: 1, resetInMs: windowMs };
     },
     async peek(key) {
       const [row] = await db
@@ -83,19 +90,9 @@ export function createDatabaseCounterStore(db: Database): CounterStore {
     async reset(key) {
       await db.delete(rateLimitCounters).where(eq(rateLimitCounters.key, key));
     },
-    async decrement(key) {
-      await db
-        .update(rateLimitCounters)
-        .set({ count: sql`greatest(0, ${rateLimitCounters.count} - 1)` })
-        .where(and(eq(rateLimitCounters.key, key), gt(rateLimitCounters.expiresAt, sql`now()`)));
-    },
-    async decrementAll(keys) {
-      if (keys.length === 0) return;
-      await db
-        .update(rateLimitCounters)
-        .set({ count: sql`greatest(0, ${rateLimitCounters.count} - 1)` })
-        .where(and(inArray(rateLimitCounters.key, [...new Set(keys)]), gt(rateLimitCounters.expiresAt, sql`now()`)));
-    },
+    decrement: (key) => decrementAll([key]),
+    incrementAll,
+    decrementAll,
   };
 }
 
