@@ -45,8 +45,6 @@ export function createMailer(options: {
     ? nodemailer.createTransport(smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const pending = new Set<Promise<void>>();
-  /** The outbox folder, made once (again after a failure, e.g. when it was removed). */
-  let outboxReady: Promise<unknown> | undefined;
 
   async function deliver(message: MailMessage): Promise<void> {
     const [record] = await db
@@ -70,18 +68,8 @@ export function createMailer(options: {
         );
         // Off the event loop: opening a file was ~7 % of the server's CPU under the order bench
         // (two messages an order), and shoppers' requests waited behind it.
-        const message = (info as unknown as { message: Buffer }).message;
-        outboxReady ??= mkdir(outboxDir, { recursive: true }).catch((error: unknown) => {
-          outboxReady = undefined;
-          throw error;
-        });
-        await outboxReady;
-        await writeFile(file, message).catch(async (error: NodeJS.ErrnoException) => {
-          // The folder was removed since it was made: made again, once.
-          if (error.code !== 'ENOENT') throw error;
-          await mkdir(outboxDir, { recursive: true });
-          await writeFile(file, message);
-        });
+        await mkdir(outboxDir, { recursive: true });
+        await writeFile(file, (info as unknown as { message: Buffer }).message);
         deliveredAs = file;
       }
       await db
